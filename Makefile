@@ -1,0 +1,38 @@
+# batak-bot: the two commands people need are `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+
+.PHONY: run test lint types play bench e2e-bench gallery clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
+	$(PIP) install --quiet -e '.[test]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(PY) bot.py
+
+lint: $(VENV)/.installed-test
+	$(PY) -m ruff check .
+
+types: $(VENV)/.installed-test
+	$(PY) -m mypy --strict batak
+
+test: lint types
+	$(PY) -m pytest
+
+play: $(VENV)/.installed
+	$(PY) -m batak play
+
+bench: $(VENV)/.installed
+	$(PY) -m batak bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
