@@ -1,0 +1,411 @@
+"""The ``python -m batak`` command line: self-play, a terminal match, a benchmark.
+
+This module is the engine's only door to the outside world (files, the
+terminal); the rest of the package stays free of I/O.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from batak.cards import SUIT_MASKS, SUITS, Suit, card_label, cards_of, parse_card
+from batak.deal import (
+    PASS,
+    Action,
+    Bid,
+    ChooseTrump,
+    Deal,
+    IllegalAction,
+    Observation,
+    Phase,
+    Play,
+)
+from batak.match import Match
+from batak.players import PLAYER_KINDS, Player, make_player
+from batak.records import dumps
+from batak.rules import PRESET_NAMES, Rules, RulesError, preset
+
+
+def _players_arg(text: str) -> list[str]:
+    kinds = [k.strip() for k in text.split(",")]
+    if len(kinds) != 4:
+        raise argparse.ArgumentTypeError("give four players, e.g. random,random,easy,easy")
+    for kind in kinds:
+        try:
+            make_player(kind)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return kinds
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m batak", description="İhaleli Batak engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sp = sub.add_parser("selfplay", help="computer players play deals; write batak-deal/1 records")
+    sp.add_argument("--deals", type=int, default=10, help="number of deals (default 10)")
+    sp.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    sp.add_argument("--preset", choices=PRESET_NAMES, default="standard")
+    sp.add_argument("--players", type=_players_arg, default=["random"] * 4,
+                    help=f"four of: {', '.join(PLAYER_KINDS)} (comma-separated)")
+    sp.add_argument("--out", default="-", help="JSON Lines file to write ('-' = stdout)")
+
+    pl = sub.add_parser("play", help="play a match in the terminal against three computers")
+    pl.add_argument("--preset", choices=PRESET_NAMES, default="standard")
+    pl.add_argument("--deals", type=int, default=None, help="number of deals (1-20)")
+    pl.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    pl.add_argument("--opponents", default="easy", help=f"one of: {', '.join(PLAYER_KINDS)}")
+    pl.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours")
+
+    be = sub.add_parser("bench", help="measure engine speed on one core")
+    be.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    be.add_argument("--preset", choices=PRESET_NAMES, default="standard")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "selfplay":
+            return cmd_selfplay(args)
+        if args.command == "play":
+            return cmd_play(args)
+        return cmd_bench(args)
+    except RulesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nbye", file=sys.stderr)
+        return 130
+
+
+# --- selfplay --------------------------------------------------------------------
+
+
+def selfplay_records(
+    rules: Rules, deals: int, seed: int, kinds: Sequence[str]
+) -> list[dict[str, object]]:
+    """Play ``deals`` deals with the named players; the dealer moves right each deal."""
+    players = [make_player(kind, seed * 4 + i) for i, kind in enumerate(kinds)]
+    records = []
+    rng = random.Random(seed)
+    for index in range(deals):
+        deal = Deal.from_seed(rules, rng.randrange(1 << 62), index % 4)
+        while deal.phase is not Phase.DONE:
+            seat = deal.to_act
+            deal.apply(players[seat].choose(deal.observation(seat)))
+        records.append(deal.to_record())
+    return records
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    if args.deals < 1:
+        print("error: --deals must be at least 1", file=sys.stderr)
+        return 2
+    records = selfplay_records(preset(args.preset), args.deals, args.seed, args.players)
+    text = dumps(records)
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        print(f"wrote {len(records)} records to {args.out}", file=sys.stderr)
+    return 0
+
+
+# --- bench -----------------------------------------------------------------------
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    rules = preset(args.preset)
+    rng = random.Random(1)
+    rnd = rng.random
+    seconds = args.seconds
+    print(f"batak engine bench, preset {args.preset}, one core, {seconds:g} s per figure")
+
+    # Full random deals: auction, trump, 13 tricks, the legal set asked before every action.
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        deal = Deal.from_seed(rules, n, n % 4)
+        while deal.phase is not Phase.DONE:
+            actions = deal.legal_actions()
+            deal.apply(actions[int(rnd() * len(actions))])
+        n += 1
+    elapsed = time.perf_counter() - start
+    print(f"full random deals:     {n / elapsed:10,.0f} deals/s  ({n} deals)")
+
+    # Legal-move queries on positions taken from random play.
+    positions: list[Deal] = []
+    deal = Deal.from_seed(rules, 10**6, 0)
+    while len(positions) < 2000:
+        if deal.phase is Phase.DONE:
+            deal = Deal.from_seed(rules, 10**6 + len(positions), 0)
+            continue
+        if deal.phase is Phase.PLAY:
+            positions.append(deal.copy())
+        actions = deal.legal_actions()
+        deal.apply(actions[int(rnd() * len(actions))])
+    q = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for pos in positions:
+            pos._legal = -1  # measure the computation, not the cache
+            pos.legal_actions()
+        q += len(positions)
+    elapsed = time.perf_counter() - start
+    print(f"legal-move queries:    {q / elapsed:10,.0f} queries/s (legal_actions, uncached)")
+    return 0
+
+
+# --- play in the terminal ----------------------------------------------------------
+
+
+SEAT_NAMES = ("You", "Right", "Partner", "Left")
+
+
+class Terminal:
+    """A small text UI; colours only on a real terminal."""
+
+    def __init__(self, out: TextIO, inp: Callable[[str], str], color: bool) -> None:
+        self.out = out
+        self.inp = inp
+        self.color = color
+
+    def paint(self, text: str, code: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.color else text
+
+    def card(self, card: int) -> str:
+        label = card_label(card)
+        return self.paint(label, "31") if card // 13 in (1, 2) else self.paint(label, "1")
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+
+def _seat_name(seat: int, partnership: bool) -> str:
+    if seat == 2 and not partnership:
+        return "Across"
+    return SEAT_NAMES[seat]
+
+
+def _show_table(ui: Terminal, match: Match, obs: Observation) -> None:
+    partnership = match.rules.partnership
+    ui.say()
+    contract = obs.contract
+    head = f"Deal {match.deal_number}/{match.rules.deals}"
+    if contract is not None:
+        trump = contract.trump.symbol if contract.trump else "?"
+        forced = " (forced)" if contract.forced else ""
+        head += (f" · contract {_seat_name(contract.seat, partnership)} {contract.bid}{forced}"
+                 f" · trump {trump}")
+        if obs.phase is Phase.PLAY:
+            head += " · trump broken" if obs.trump_broken else " · trump not broken"
+    ui.say(ui.paint(head, "1;36"))
+    tricks = " ".join(
+        f"{_seat_name(s, partnership)} {obs.tricks_won[s]}" for s in range(4)
+    )
+    totals = " ".join(f"{_seat_name(s, partnership)} {match.totals[s]}" for s in range(4))
+    ui.say(f"tricks: {tricks}   totals: {totals}")
+    if obs.tricks and not obs.trick:
+        last = obs.tricks[-1]
+        shown = ", ".join(
+            f"{_seat_name(last.seat_of(i), partnership)} {ui.card(c)}"
+            for i, c in enumerate(last.cards)
+        )
+        ui.say(f"last trick: {shown} → {_seat_name(last.winner, partnership)}")
+    if obs.trick:
+        leader = obs.trick_leader or 0
+        shown = ", ".join(
+            f"{_seat_name((leader + i) % 4, partnership)} {ui.card(c)}"
+            for i, c in enumerate(obs.trick)
+        )
+        ui.say(f"on the table: {shown}")
+
+
+def _show_hand(ui: Terminal, hand: int, legal: int) -> list[int]:
+    """Print the hand by suit, numbering the legal cards; returns them in number order."""
+    numbered: list[int] = []
+    for suit in SUITS:
+        cells = []
+        for c in sorted(cards_of(hand & SUIT_MASKS[suit]), reverse=True):
+            if (legal >> c) & 1:
+                numbered.append(c)
+                cells.append(f"{len(numbered)}:{ui.card(c)}")
+            else:
+                cells.append(ui.paint(card_label(c), "2"))
+        ui.say(f"  {suit.symbol} " + ("  ".join(cells) if cells else "–"))
+    return numbered
+
+
+def _ask(ui: Terminal, prompt: str, parse: Callable[[str], Action | None]) -> Action:
+    while True:
+        try:
+            text = ui.inp(prompt).strip()
+        except EOFError:
+            raise KeyboardInterrupt from None
+        if text.lower() in ("q", "quit", "exit"):
+            raise KeyboardInterrupt
+        action = parse(text)
+        if action is not None:
+            return action
+
+
+def _human_turn(ui: Terminal, match: Match, obs: Observation) -> Action:
+    legal = obs.legal
+    if obs.phase is Phase.AUCTION:
+        if obs.hand is not None:
+            _show_hand(ui, obs.hand, 0)
+        else:
+            ui.say("  (blind bidding: your hand is shown after the auction)")
+        bids = [a.tricks for a in legal if isinstance(a, Bid)]
+        options = ", ".join(str(b) for b in bids[:3]) + (f" … {bids[-1]}" if len(bids) > 3 else "")
+        can_pass = PASS in legal
+        prompt = f"Your bid ({options}{', or p to pass' if can_pass else ''}): "
+
+        def parse_bid(text: str) -> Action | None:
+            if text.lower() in ("p", "pass", "0") and can_pass:
+                return PASS
+            if text.lower() in ("p", "pass"):
+                ui.say("  The dealer may not pass now: everyone else passed. Please bid.")
+                return None
+            if text.isdigit() and int(text) in bids:
+                return Bid(int(text))
+            ui.say(f"  Please type a bid from {bids[0]} to 13{' or p' if can_pass else ''}.")
+            return None
+
+        return _ask(ui, prompt, parse_bid)
+    if obs.phase is Phase.TRUMP:
+        assert obs.hand is not None
+        _show_hand(ui, obs.hand, 0)
+
+        def parse_trump(text: str) -> Action | None:
+            try:
+                return ChooseTrump(Suit.parse(text))
+            except ValueError:
+                ui.say("  Please type a suit: S, H, D or C (or ♠ ♥ ♦ ♣).")
+                return None
+
+        return _ask(ui, "You hold the contract. Trump suit (S/H/D/C): ", parse_trump)
+    assert obs.hand is not None
+    legal_mask = 0
+    for a in legal:
+        assert isinstance(a, Play)
+        legal_mask |= 1 << a.card
+    numbered = _show_hand(ui, obs.hand, legal_mask)
+
+    def parse_card_input(text: str) -> Action | None:
+        if text.isdigit() and 1 <= int(text) <= len(numbered):
+            return Play(numbered[int(text) - 1])
+        try:
+            card = parse_card(text)
+        except ValueError:
+            ui.say(f"  Please type a number 1-{len(numbered)} or a card such as AS, 10H, 7♣.")
+            return None
+        if not (legal_mask >> card) & 1:
+            ui.say(f"  Not allowed: {match.deal.explain_illegal(Play(card))}.")
+            return None
+        return Play(card)
+
+    return _ask(ui, "Your card: ", parse_card_input)
+
+
+def play_terminal(
+    rules: Rules,
+    seed: int,
+    opponents: str,
+    ui: Terminal,
+) -> Match:
+    """Play one match: seat 0 is the person, seats 1-3 computer players."""
+    match = Match(rules, seed)
+    bots: list[Player | None] = [None] + [make_player(opponents, seed + s) for s in (1, 2, 3)]
+    partnership = rules.partnership
+    ui.say(ui.paint(f"İhaleli Batak — {rules.describe()}", "1"))
+    ui.say("Type q to quit. Seats in playing order: You → Right → "
+           f"{'Partner' if partnership else 'Across'} → Left.")
+    shown_deal = 0
+    while not match.is_over:
+        if match.deal_number != shown_deal:
+            shown_deal = match.deal_number
+            dealer = _seat_name(match.deal.dealer, partnership)
+            ui.say(ui.paint(f"\n=== Deal {shown_deal} · dealer: {dealer} ===", "1;33"))
+        seat = match.deal.to_act
+        obs = match.observation(seat)
+        before = len(match.finished)
+        was_auction = obs.phase is Phase.AUCTION
+        bot = bots[seat]
+        if bot is None:
+            _show_table(ui, match, obs)
+            action = _human_turn(ui, match, obs)
+        else:
+            action = bot.choose(obs)
+            who = _seat_name(seat, partnership)
+            if isinstance(action, Play):
+                ui.say(f"{who} plays {ui.card(action.card)}")
+            elif isinstance(action, Bid):
+                ui.say(f"{who} bids {action.tricks}")
+            elif isinstance(action, ChooseTrump):
+                ui.say(f"{who} names {action.suit.symbol} {action.suit.english} as trump")
+            else:
+                ui.say(f"{who} passes")
+        try:
+            match.apply(action, seat)
+        except IllegalAction as exc:  # cannot happen for legal choices; kept for safety
+            ui.say(f"  Not allowed: {exc}")
+            continue
+        deal = match.deal if len(match.finished) == before else match.finished[-1]
+        if deal.tricks and not deal.trick and isinstance(action, Play):
+            last = deal.tricks[-1]
+            ui.say(f"  → {_seat_name(last.winner, partnership)} wins the trick")
+        if was_auction and deal.phase is not Phase.AUCTION and deal.contract is not None:
+            c = deal.contract
+            how = "everyone passed, so the dealer plays a forced" if c.forced else "contract:"
+            ui.say(ui.paint(f"  {_seat_name(c.seat, partnership)} — {how} {c.bid}", "1"))
+        if len(match.finished) > before:
+            _deal_summary(ui, match)
+    top = match.winners
+    names = " and ".join(_seat_name(s, partnership) for s in top)
+    ui.say(ui.paint(f"\nMatch over. Winner: {names}. Totals: "
+                    + ", ".join(f"{_seat_name(s, partnership)} {match.totals[s]}"
+                                for s in range(4)), "1;32"))
+    return match
+
+
+def _deal_summary(ui: Terminal, match: Match) -> None:
+    deal = match.finished[-1]
+    partnership = match.rules.partnership
+    assert deal.contract is not None and deal.scores is not None
+    c = deal.contract
+    holder_tricks = deal.tricks_won[c.seat] + (
+        deal.tricks_won[(c.seat + 2) % 4] if partnership else 0
+    )
+    made = holder_tricks >= c.bid
+    verdict = "made it" if made else "went down (battı)"
+    ui.say(ui.paint(
+        f"Deal over: {_seat_name(c.seat, partnership)} bid {c.bid}, took {holder_tricks} — "
+        f"{verdict}.", "1"))
+    for s in range(4):
+        ui.say(f"  {_seat_name(s, partnership):8} tricks {deal.tricks_won[s]:2}  "
+               f"score {deal.scores[s]:+4}  total {match.totals[s]:+5}")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    overrides = {} if args.deals is None else {"deals": args.deals}
+    rules = preset(args.preset, **overrides)
+    try:
+        make_player(args.opponents)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    color = not args.no_color and sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
+    ui = Terminal(sys.stdout, input, color)
+    play_terminal(rules, seed, args.opponents, ui)
+    ui.say(f"(seed {seed}: play the same cards again with --seed {seed})")
+    return 0

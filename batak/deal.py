@@ -1,0 +1,649 @@
+"""One deal as a state machine: auction → trump → 13 tricks → scored.
+
+>>> from batak import Deal, preset, Bid, PASS
+>>> deal = Deal.from_seed(preset("standard"), seed=7, dealer=0)
+>>> deal.to_act
+1
+>>> deal.apply(Bid(5))
+
+Ask :meth:`Deal.legal_actions` for the choices of the seat to act and hand one
+of them to :meth:`Deal.apply`. Anything else raises :class:`IllegalAction`
+with a sentence a player understands. :meth:`Deal.observation` gives what one
+seat may see; computer players and the UI work from it alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from batak.cards import (
+    ABOVE,
+    SUIT_MASKS,
+    SUITS,
+    Card,
+    CardMask,
+    Suit,
+    card_code,
+    card_label,
+    cards_of,
+    parse_card,
+)
+from batak.rules import Rules
+from batak.seeds import deal_hands
+
+
+class Phase(Enum):
+    AUCTION = "auction"
+    TRUMP = "trump"
+    PLAY = "play"
+    DONE = "done"
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why."""
+
+
+# --- actions ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Bid to take ``tricks`` tricks."""
+
+    tricks: int
+
+    def __str__(self) -> str:
+        return f"bid {self.tricks}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass in the auction (final for this deal)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTrump:
+    """The contract holder names the trump suit."""
+
+    suit: Suit
+
+    def __str__(self) -> str:
+        return f"trump {self.suit.letter}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play a card to the trick."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"play {card_code(self.card)}"
+
+
+Action = Bid | Pass | ChooseTrump | Play
+
+PASS: Final = Pass()
+BIDS: Final = {n: Bid(n) for n in range(1, 14)}
+TRUMPS: Final = tuple(ChooseTrump(s) for s in SUITS)
+PLAYS: Final = tuple(Play(c) for c in range(52))
+
+# _SUIT_PLAYS[suit][bits]: the Play actions of the cards whose 13-bit suit pattern is
+# ``bits``; turns a legal mask into actions without a per-card loop.
+_SUIT_PLAYS: Final = tuple(
+    tuple(tuple(PLAYS[s * 13 + r] for r in range(13) if bits >> r & 1) for bits in range(8192))
+    for s in range(4)
+)
+
+
+def format_action(action: Action) -> str:
+    """The text notation: ``"bid 5"``, ``"pass"``, ``"trump H"``, ``"play TH"``."""
+    return str(action)
+
+
+def parse_action(text: str) -> Action:
+    """The inverse of :func:`format_action`; raises ``ValueError`` on bad text."""
+    words = text.split()
+    if words == ["pass"]:
+        return PASS
+    if len(words) == 2:
+        verb, arg = words
+        if verb == "bid" and arg.isdigit() and int(arg) in BIDS:
+            return BIDS[int(arg)]
+        if verb == "trump" and arg in ("S", "H", "D", "C"):
+            return TRUMPS[Suit[arg]]
+        if verb == "play":
+            try:
+                return PLAYS[parse_card(arg)]
+            except ValueError:
+                pass
+    raise ValueError(f"not an action: {text!r} (examples: 'bid 6', 'pass', 'trump H', 'play TH')")
+
+
+# --- state pieces ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    seat: int
+    bid: int
+    forced: bool
+    trump: Suit | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick. ``legal[i]`` is the legal set offered for ``cards[i]``."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    legal: tuple[CardMask, ...]
+
+    def seat_of(self, index: int) -> int:
+        return (self.leader + index) % 4
+
+    def card_of(self, seat: int) -> Card:
+        return self.cards[(seat - self.leader) % 4]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat may see. Nothing here reveals another seat's cards.
+
+    ``hand`` is ``None`` while blind bidding hides it. ``legal`` holds the
+    seat's choices when it is to act, else is empty.
+    """
+
+    seat: int
+    rules: Rules
+    dealer: int
+    phase: Phase
+    hand: CardMask | None
+    to_act: int | None
+    legal: tuple[Action, ...]
+    calls: tuple[tuple[int, int | None], ...]
+    high_bid: int | None
+    contract: Contract | None
+    trump: Suit | None
+    trump_broken: bool
+    trick_leader: int | None
+    trick: tuple[Card, ...]
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    played: CardMask
+    scores: tuple[int, ...] | None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    def partner(self) -> int | None:
+        return (self.seat + 2) % 4 if self.rules.partnership else None
+
+
+# --- the deal ----------------------------------------------------------------
+
+
+class Deal:
+    """One deal of Batak. Seats 0..3 are in playing order."""
+
+    __slots__ = (
+        "_high_seat",
+        "_led_high",
+        "_legal",
+        "_trump_high",
+        "_trump_mask",
+        "_win_seat",
+        "calls",
+        "contract",
+        "dealer",
+        "hands",
+        "high_bid",
+        "initial_hands",
+        "passed",
+        "phase",
+        "played",
+        "rules",
+        "scores",
+        "seed",
+        "to_act",
+        "trick",
+        "trick_leader",
+        "trick_legal",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "trump_broken",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: tuple[CardMask, CardMask, CardMask, CardMask] | list[CardMask],
+        dealer: int = 0,
+        seed: int | None = None,
+    ) -> None:
+        if len(hands) != 4 or any(h.bit_count() != 13 for h in hands):
+            raise ValueError("a deal needs four hands of 13 cards")
+        if hands[0] | hands[1] | hands[2] | hands[3] != (1 << 52) - 1:
+            raise ValueError("the four hands must hold the 52 cards once each")
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        self.rules = rules
+        self.dealer = dealer
+        self.seed = seed
+        self.initial_hands: tuple[CardMask, ...] = tuple(hands)
+        self.hands: list[CardMask] = list(hands)
+        self.phase = Phase.AUCTION
+        self.to_act = (dealer + 1) % 4
+        self.calls: list[tuple[int, int | None]] = []
+        self.high_bid = 0
+        self._high_seat = -1
+        self.passed = [False, False, False, False]
+        self.contract: Contract | None = None
+        self.trump: Suit | None = None
+        self._trump_mask = 0
+        self.trump_broken = False
+        self.trick_leader = -1
+        self.trick: list[Card] = []
+        self.trick_legal: list[CardMask] = []
+        self._led_high = -1
+        self._trump_high = -1
+        self._win_seat = -1
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0, 0, 0, 0]
+        self.played = 0
+        self.scores: list[int] | None = None
+        self._legal = -1
+
+    @classmethod
+    def from_seed(cls, rules: Rules, seed: int, dealer: int = 0) -> Deal:
+        """The deal that ``seed`` produces (see :func:`batak.seeds.deal_hands`)."""
+        return cls(rules, deal_hands(seed), dealer, seed)
+
+    # --- queries -------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def high_seat(self) -> int | None:
+        return self._high_seat if self._high_seat >= 0 else None
+
+    def legal_bids(self) -> list[int]:
+        """The bids the seat to act may make (empty outside the auction)."""
+        if self.phase is not Phase.AUCTION:
+            return []
+        return list(range(max(self.rules.min_bid, self.high_bid + 1), 14))
+
+    def may_pass(self) -> bool:
+        """Whether the seat to act may pass (``dealer-must-bid`` can forbid it)."""
+        if self.phase is not Phase.AUCTION:
+            return False
+        return not (
+            self.rules.all_pass == "dealer-must-bid"
+            and self.to_act == self.dealer
+            and self._high_seat < 0
+            and sum(self.passed) == 3
+        )
+
+    def legal_card_mask(self) -> CardMask:
+        """The cards the seat to act may play, as a mask (0 outside play)."""
+        if self._legal >= 0:
+            return self._legal
+        if self.phase is not Phase.PLAY:
+            return 0
+        hand = self.hands[self.to_act]
+        trick = self.trick
+        if not trick:
+            legal = hand
+            if not self.trump_broken:
+                other = hand & ~self._trump_mask
+                if other:
+                    legal = other
+        else:
+            follow = hand & SUIT_MASKS[trick[0] // 13]
+            if follow:
+                if (
+                    self._trump_high >= 0
+                    and not self.rules.overtake_when_trumped
+                    and not (self._trump_mask >> trick[0]) & 1
+                ):
+                    legal = follow
+                else:
+                    higher = follow & ABOVE[self._led_high]
+                    legal = higher or follow
+            else:
+                trumps = hand & self._trump_mask
+                if trumps:
+                    if self._trump_high >= 0:
+                        legal = (trumps & ABOVE[self._trump_high]) or trumps
+                    else:
+                        legal = trumps
+                else:
+                    legal = hand
+        self._legal = legal
+        return legal
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take now, in a stable order."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            mask = self.legal_card_mask()
+            table = _SUIT_PLAYS
+            out: list[Action] = []
+            if mask & 0x1FFF:
+                out.extend(table[0][mask & 0x1FFF])
+            if mask >> 13 & 0x1FFF:
+                out.extend(table[1][mask >> 13 & 0x1FFF])
+            if mask >> 26 & 0x1FFF:
+                out.extend(table[2][mask >> 26 & 0x1FFF])
+            if mask >> 39:
+                out.extend(table[3][mask >> 39])
+            return out
+        if phase is Phase.AUCTION:
+            actions: list[Action] = [PASS] if self.may_pass() else []
+            actions.extend(BIDS[n] for n in self.legal_bids())
+            return actions
+        if phase is Phase.TRUMP:
+            return list(TRUMPS)
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now."""
+        hide = self.rules.blind_bidding and self.phase is Phase.AUCTION
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self.phase,
+            hand=None if hide else self.hands[seat],
+            to_act=None if self.phase is Phase.DONE else self.to_act,
+            legal=tuple(self.legal_actions()) if seat == self.to_act else (),
+            calls=tuple(self.calls),
+            high_bid=self.high_bid or None,
+            contract=self.contract,
+            trump=self.trump,
+            trump_broken=self.trump_broken,
+            trick_leader=self.trick_leader if self.phase is Phase.PLAY else None,
+            trick=tuple(self.trick),
+            tricks=tuple(self.tricks),
+            tricks_won=tuple(self.tricks_won),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            played=self.played,
+            scores=tuple(self.scores) if self.scores is not None else None,
+        )
+
+    def explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is not allowed now (for error messages)."""
+        phase = self.phase
+        if phase is Phase.DONE:
+            return "this deal is over"
+        if isinstance(action, Bid | Pass):
+            if phase is not Phase.AUCTION:
+                return "the auction is over"
+            if isinstance(action, Pass):
+                return "the dealer may not pass when everyone else has passed: bid at least " + str(
+                    self.rules.min_bid
+                )
+            low = max(self.rules.min_bid, self.high_bid + 1)
+            if action.tricks > 13:
+                return "nobody can bid more than 13 tricks"
+            if self.high_bid and action.tricks <= self.high_bid:
+                return f"a bid must be higher than {self.high_bid}: bid {low} or more, or pass"
+            return f"the lowest bid is {low}"
+        if isinstance(action, ChooseTrump):
+            if phase is Phase.AUCTION:
+                return "the auction is not over yet"
+            return "trump has been chosen already"
+        if phase is not Phase.PLAY:
+            return "cards are played after the auction and the trump choice"
+        return self._explain_card(action.card)
+
+    def _explain_card(self, card: Card) -> str:
+        hand = self.hands[self.to_act]
+        if not (hand >> card) & 1:
+            return f"you do not hold {card_label(card)}"
+        legal = self.legal_card_mask()
+        choices = " or ".join(card_label(c) for c in sorted(cards_of(legal), reverse=True))
+        trump = self.trump
+        assert trump is not None
+        if not self.trick:
+            return (
+                f"trump ({trump.symbol}) is not broken yet: lead another suit ({choices})"
+            )
+        led = SUITS[self.trick[0] // 13]
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            if card // 13 != led:
+                return f"you must follow suit and play a {_singular(led)}: {choices}"
+            return f"you must play a higher {_singular(led)}: {choices}"
+        if card // 13 != trump:
+            return f"you have no {led.english.lower()}, so you must play a trump: {choices}"
+        return f"you must play a higher trump: {choices}"
+
+    # --- actions -------------------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply the action of the seat to act (or check that it is ``seat``'s turn).
+
+        Raises :class:`IllegalAction` and changes nothing when the action is
+        not allowed.
+        """
+        if seat is not None and seat != self.to_act and self.phase is not Phase.DONE:
+            raise IllegalAction(f"it is not your turn: seat {self.to_act} is to act")
+        if type(action) is Play:
+            self.play_card(action.card)
+        elif type(action) is Bid or type(action) is Pass:
+            self._call(action)
+        elif type(action) is ChooseTrump:
+            self._choose_trump(action.suit)
+        else:
+            raise IllegalAction(f"not an action: {action!r}")
+
+    def play_card(self, card: Card) -> None:
+        """Play ``card`` for the seat to act (the fast path of :meth:`apply`)."""
+        if self.phase is not Phase.PLAY or not (self.legal_card_mask() >> card) & 1:
+            raise IllegalAction(self.explain_illegal(PLAYS[card] if 0 <= card < 52 else Play(card)))
+        seat = self.to_act
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.played |= bit
+        trick = self.trick
+        self.trick_legal.append(self._legal)
+        self._legal = -1
+        is_trump = (self._trump_mask >> card) & 1
+        if not trick:
+            self.trick_leader = seat
+            self._led_high = card
+            self._win_seat = seat
+            if is_trump:
+                self._trump_high = card
+                if self.rules.trump_lead == "after-trump-played":
+                    self.trump_broken = True
+        elif is_trump:
+            if card > self._trump_high:
+                self._trump_high = card
+                self._win_seat = seat
+            if card // 13 == trick[0] // 13:
+                self._led_high = max(self._led_high, card)
+            if not self.trump_broken and (
+                self.rules.trump_lead == "after-trump-played"
+                or not (self._trump_mask >> trick[0]) & 1
+            ):
+                self.trump_broken = True
+        elif card // 13 == trick[0] // 13 and card > self._led_high:
+            self._led_high = card
+            if self._trump_high < 0:
+                self._win_seat = seat
+        trick.append(card)
+        if len(trick) < 4:
+            self.to_act = (seat + 1) % 4
+            return
+        winner = self._win_seat
+        self.tricks.append(Trick(self.trick_leader, tuple(trick), winner, tuple(self.trick_legal)))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.trick_legal = []
+        self._trump_high = -1
+        self._led_high = -1
+        self.to_act = winner
+        if len(self.tricks) == 13:
+            self.phase = Phase.DONE
+            self.scores = score_deal(self.rules, self.contract, self.tricks_won)  # type: ignore[arg-type]
+
+    def _call(self, action: Bid | Pass) -> None:
+        if self.phase is not Phase.AUCTION:
+            raise IllegalAction(self.explain_illegal(action))
+        seat = self.to_act
+        if type(action) is Pass:
+            if not self.may_pass():
+                raise IllegalAction(self.explain_illegal(action))
+            self.calls.append((seat, None))
+            self.passed[seat] = True
+        else:
+            assert isinstance(action, Bid)
+            n = action.tricks
+            if not isinstance(n, int) or n < max(self.rules.min_bid, self.high_bid + 1) or n > 13:
+                raise IllegalAction(self.explain_illegal(action))
+            self.calls.append((seat, n))
+            self.high_bid = n
+            self._high_seat = seat
+            if n == 13:
+                self._end_auction(seat, 13, forced=False)
+                return
+        passes = sum(self.passed)
+        if self._high_seat >= 0 and passes == 3:
+            self._end_auction(self._high_seat, self.high_bid, forced=False)
+            return
+        if passes == 4:
+            forced_bid = self.rules.forced_bid
+            assert forced_bid is not None
+            self._end_auction(self.dealer, forced_bid, forced=True)
+            return
+        nxt = (seat + 1) % 4
+        while self.passed[nxt]:
+            nxt = (nxt + 1) % 4
+        self.to_act = nxt
+
+    def _end_auction(self, holder: int, bid: int, forced: bool) -> None:
+        self.to_act = holder
+        fixed = self.rules.fixed_trump
+        if fixed is not None:
+            self.contract = Contract(holder, bid, forced, fixed)
+            self._start_play(fixed)
+        else:
+            self.contract = Contract(holder, bid, forced, None)
+            self.phase = Phase.TRUMP
+
+    def _choose_trump(self, suit: Suit) -> None:
+        if self.phase is not Phase.TRUMP:
+            raise IllegalAction(self.explain_illegal(TRUMPS[0]))
+        if not isinstance(suit, Suit):
+            raise IllegalAction(f"not a suit: {suit!r}")
+        assert self.contract is not None
+        c = self.contract
+        self.contract = Contract(c.seat, c.bid, c.forced, suit)
+        self._start_play(suit)
+
+    def _start_play(self, trump: Suit) -> None:
+        self.trump = trump
+        self._trump_mask = SUIT_MASKS[trump]
+        self.trump_broken = self.rules.trump_lead == "free"
+        self.phase = Phase.PLAY
+        self._legal = -1
+
+    # --- export ----------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        """The ``batak-deal/1`` record of this finished deal."""
+        from batak.records import deal_to_record
+
+        return deal_to_record(self)
+
+    def copy(self) -> Deal:
+        """An independent copy (for search and simulations)."""
+        other = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = list(self.hands)
+        other.calls = list(self.calls)
+        other.passed = list(self.passed)
+        other.trick = list(self.trick)
+        other.trick_legal = list(self.trick_legal)
+        other.tricks = list(self.tricks)
+        other.tricks_won = list(self.tricks_won)
+        other.scores = list(self.scores) if self.scores is not None else None
+        return other
+
+
+def trick_winner(leader: int, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> int:
+    """The seat winning a (possibly incomplete) trick so far."""
+    best = 0
+    for i in range(1, len(cards)):
+        c, b = cards[i], cards[best]
+        if c // 13 == b // 13:
+            if c > b:
+                best = i
+        elif trump is not None and c // 13 == trump:
+            best = i
+    return (leader + best) % 4
+
+
+def _singular(suit: Suit) -> str:
+    return suit.english[:-1].lower()
+
+
+def score_deal(rules: Rules, contract: Contract, tricks_won: list[int]) -> list[int]:
+    """The score of each seat for a finished deal, by ``rules.scoring``."""
+    holder, bid = contract.seat, contract.bid
+    if rules.partnership:
+        team_tricks = [tricks_won[s] + tricks_won[(s + 2) % 4] for s in range(4)]
+        return [
+            _seat_score(rules.scoring, team_tricks[s], s % 2 == holder % 2, bid) for s in range(4)
+        ]
+    return [_seat_score(rules.scoring, tricks_won[s], s == holder, bid) for s in range(4)]
+
+
+def _seat_score(scoring: str, tricks: int, is_holder: bool, bid: int) -> int:
+    if scoring == "tens":
+        target = bid if is_holder else 1
+        return 10 * target + (tricks - target) if tricks >= target else -10 * target
+    if is_holder:
+        return tricks if tricks >= bid else -bid
+    return tricks
+
+
+__all__ = [
+    "BIDS",
+    "PASS",
+    "PLAYS",
+    "TRUMPS",
+    "Action",
+    "Bid",
+    "ChooseTrump",
+    "Contract",
+    "Deal",
+    "IllegalAction",
+    "Observation",
+    "Pass",
+    "Phase",
+    "Play",
+    "Trick",
+    "card_code",
+    "format_action",
+    "parse_action",
+    "score_deal",
+    "trick_winner",
+]

@@ -1,0 +1,258 @@
+"""Game records in the ``batak-deal/1`` format of ``game-record.md``.
+
+:func:`deal_to_record` exports a finished deal; :func:`deal_from_record`
+reads one back by replaying it through the engine and checking every field
+on the way: every call, every legal set, every winner and score. A broken
+record raises :class:`RecordError` naming the field (``tricks[3].legal[2]``)
+and nothing is half-loaded. :func:`dumps` / :func:`loads` convert records to
+and from JSON Lines text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from batak.cards import CardMask, card_code, cards_of, parse_card
+from batak.deal import (
+    BIDS,
+    PASS,
+    PLAYS,
+    TRUMPS,
+    Action,
+    Deal,
+    IllegalAction,
+    Phase,
+)
+from batak.rules import Rules, RulesError
+
+FORMAT: Final = "batak-deal/1"
+_TOP_KEYS: Final = {
+    "format", "rules", "seed", "dealer", "hands", "auction",
+    "contract", "tricks", "tricks_won", "score",
+}
+_REQUIRED: Final = _TOP_KEYS - {"seed"}
+_RULE_KEYS: Final = (
+    "preset", "min_bid", "forced_bid", "all_pass", "scoring", "trump_lead",
+    "overtake_when_trumped", "partnership", "fixed_trump", "blind_bidding",
+)
+
+
+class RecordError(ValueError):
+    """A record that breaks the format; the message starts with the field's path."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.problem = problem
+
+
+def _codes(mask: CardMask) -> list[str]:
+    return [card_code(c) for c in cards_of(mask)]
+
+
+def deal_to_record(deal: Deal) -> dict[str, Any]:
+    """The record of a finished deal."""
+    if deal.phase is not Phase.DONE or deal.contract is None or deal.scores is None:
+        raise ValueError("only a finished deal has a record")
+    contract = deal.contract
+    assert contract.trump is not None
+    record: dict[str, Any] = {"format": FORMAT, "rules": deal.rules.deal_dict()}
+    if deal.seed is not None:
+        record["seed"] = deal.seed
+    record.update(
+        {
+            "dealer": deal.dealer,
+            "hands": [_codes(h) for h in deal.initial_hands],
+            "auction": [{"seat": seat, "bid": bid} for seat, bid in deal.calls],
+            "contract": {
+                "seat": contract.seat,
+                "bid": contract.bid,
+                "forced": contract.forced,
+                "trump": contract.trump.letter,
+            },
+            "tricks": [
+                {
+                    "leader": t.leader,
+                    "cards": [card_code(c) for c in t.cards],
+                    "winner": t.winner,
+                    "legal": [_codes(m) for m in t.legal],
+                }
+                for t in deal.tricks
+            ],
+            "tricks_won": list(deal.tricks_won),
+            "score": list(deal.scores),
+        }
+    )
+    return record
+
+
+def dumps(records: list[dict[str, Any]]) -> str:
+    """JSON Lines text: one compact record a line."""
+    return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+
+
+def loads(text: str) -> list[Deal]:
+    """Read JSON Lines text; every record is checked. Errors name the line."""
+    deals = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"line {number}", f"not JSON: {exc.msg}") from None
+        try:
+            deals.append(deal_from_record(data))
+        except RecordError as exc:
+            raise RecordError(f"line {number}: {exc.where}", exc.problem) from None
+    return deals
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def _int(value: Any, where: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RecordError(where, f"expected an integer {low}..{high}, got {value!r}")
+    return value
+
+
+def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(where, f"expected a list, got {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise RecordError(where, f"expected {length} entries, got {len(value)}")
+    return value
+
+
+def _card(value: Any, where: str) -> int:
+    if not isinstance(value, str) or len(value) != 2:
+        raise RecordError(where, f"not a card: {value!r}")
+    try:
+        card = parse_card(value)
+    except ValueError:
+        raise RecordError(where, f"not a card: {value!r}") from None
+    if card_code(card) != value:
+        raise RecordError(where, f"not a card in record notation: {value!r}")
+    return card
+
+
+def _read_rules(value: Any) -> Rules:
+    if not isinstance(value, dict):
+        raise RecordError("rules", "expected an object")
+    for key in _RULE_KEYS:
+        if key not in value:
+            raise RecordError(f"rules.{key}", "missing")
+    try:
+        return Rules.from_dict(value)
+    except RulesError as exc:
+        raise RecordError("rules", str(exc)) from None
+
+
+def deal_from_record(record: Any) -> Deal:
+    """The finished deal a record describes, checked against the rules.
+
+    Raises :class:`RecordError` naming the first field that is wrong.
+    """
+    if not isinstance(record, dict):
+        raise RecordError("record", "expected a JSON object")
+    for key in sorted(_REQUIRED - set(record)):
+        raise RecordError(key, "missing")
+    for key in sorted(set(record) - _TOP_KEYS):
+        raise RecordError(key, "unknown field")
+    if record["format"] != FORMAT:
+        raise RecordError("format", f"expected {FORMAT!r}, got {record['format']!r}")
+    rules = _read_rules(record["rules"])
+    seed = record.get("seed")
+    if seed is not None:
+        seed = _int(seed, "seed", 0, (1 << 63) - 1)
+    dealer = _int(record["dealer"], "dealer", 0, 3)
+
+    hands_in = _list(record["hands"], "hands", 4)
+    hands = []
+    seen = 0
+    for s, hand in enumerate(hands_in):
+        mask = 0
+        for i, text in enumerate(_list(hand, f"hands[{s}]", 13)):
+            card = _card(text, f"hands[{s}][{i}]")
+            if (seen >> card) & 1:
+                raise RecordError(f"hands[{s}][{i}]", f"{text} is dealt twice")
+            seen |= 1 << card
+            mask |= 1 << card
+        hands.append(mask)
+    deal = Deal(rules, hands, dealer, seed)
+
+    for i, call in enumerate(_list(record["auction"], "auction")):
+        where = f"auction[{i}]"
+        if not isinstance(call, dict) or set(call) != {"seat", "bid"}:
+            raise RecordError(where, "expected an object with seat and bid")
+        if deal.phase is not Phase.AUCTION:
+            raise RecordError(where, "the auction was already over")
+        seat = _int(call["seat"], f"{where}.seat", 0, 3)
+        if seat != deal.to_act:
+            raise RecordError(f"{where}.seat", f"seat {deal.to_act} was to call, not {seat}")
+        bid = call["bid"]
+        action: Action = PASS if bid is None else BIDS[_int(bid, f"{where}.bid", 1, 13)]
+        try:
+            deal.apply(action)
+        except IllegalAction as exc:
+            raise RecordError(f"{where}.bid", str(exc)) from None
+    if deal.phase is Phase.AUCTION:
+        raise RecordError("auction", "ends before the auction is over")
+
+    contract = record["contract"]
+    if not isinstance(contract, dict) or set(contract) != {"seat", "bid", "forced", "trump"}:
+        raise RecordError("contract", "expected an object with seat, bid, forced and trump")
+    assert deal.contract is not None
+    expected = deal.contract
+    if contract["seat"] != expected.seat:
+        raise RecordError("contract.seat", f"the auction gives seat {expected.seat}")
+    if contract["bid"] != expected.bid:
+        raise RecordError("contract.bid", f"the auction gives {expected.bid}")
+    if contract["forced"] is not expected.forced:
+        raise RecordError("contract.forced", f"the auction gives {str(expected.forced).lower()}")
+    trump_text = contract["trump"]
+    if trump_text not in ("S", "H", "D", "C"):
+        raise RecordError("contract.trump", f"not a suit: {trump_text!r}")
+    if deal.phase is Phase.TRUMP:
+        deal.apply(TRUMPS["SHDC".index(trump_text)])
+    elif deal.trump is None or deal.trump.letter != trump_text:
+        raise RecordError("contract.trump", "trump is fixed by the rules")
+
+    tricks = _list(record["tricks"], "tricks", 13)
+    for t, trick in enumerate(tricks):
+        where = f"tricks[{t}]"
+        if not isinstance(trick, dict) or set(trick) != {"leader", "cards", "winner", "legal"}:
+            raise RecordError(where, "expected an object with leader, cards, winner and legal")
+        leader = _int(trick["leader"], f"{where}.leader", 0, 3)
+        if leader != deal.to_act:
+            raise RecordError(f"{where}.leader", f"seat {deal.to_act} was to lead, not {leader}")
+        cards = _list(trick["cards"], f"{where}.cards", 4)
+        legal_sets = _list(trick["legal"], f"{where}.legal", 4)
+        for i in range(4):
+            card = _card(cards[i], f"{where}.cards[{i}]")
+            offered = 0
+            for j, text in enumerate(_list(legal_sets[i], f"{where}.legal[{i}]")):
+                c = _card(text, f"{where}.legal[{i}][{j}]")
+                if (offered >> c) & 1:
+                    raise RecordError(f"{where}.legal[{i}]", f"{text} is listed twice")
+                offered |= 1 << c
+            allowed = deal.legal_card_mask()
+            if offered != allowed:
+                raise RecordError(
+                    f"{where}.legal[{i}]",
+                    f"the rules allow {sorted(_codes(allowed))}, not {sorted(_codes(offered))}",
+                )
+            if not (offered >> card) & 1:
+                raise RecordError(f"{where}.cards[{i}]", f"{cards[i]} is not in the legal set")
+            deal.apply(PLAYS[card])
+        winner = _int(trick["winner"], f"{where}.winner", 0, 3)
+        if winner != deal.tricks[-1].winner:
+            raise RecordError(f"{where}.winner", f"seat {deal.tricks[-1].winner} won the trick")
+
+    for key, actual in (("tricks_won", deal.tricks_won), ("score", deal.scores)):
+        given = _list(record[key], key, 4)
+        if given != actual:
+            raise RecordError(key, f"expected {actual}, got {given}")
+    return deal
