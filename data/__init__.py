@@ -1,0 +1,73 @@
+"""Durable storage for batak-bot: tables in progress, finished matches, per-server
+standings (openskill ratings), daily results and server settings, on SQLite.
+
+    store = await Store.open()          # $DATABASE_PATH or data/batak.sqlite3
+    game = await store.create_game(guild_id, channel_id, host_id, settings)
+    move = await store.append_action(game.id, game.move, "bid 5", seat=1, phase="auction",
+                                     to_act=2)
+"""
+
+from .models import (
+    BOT_LEVELS,
+    LANGUAGES,
+    PACES,
+    PRESETS,
+    ActionEntry,
+    AlreadyRecordedError,
+    DailyAlreadyPlayedError,
+    DailyResult,
+    Game,
+    GameClosedError,
+    GameNotFoundError,
+    GuildSettings,
+    InvalidSettingError,
+    MatchPlayer,
+    MatchSummary,
+    NotABatakDatabaseError,
+    SchemaTooNewError,
+    Seat,
+    SeatError,
+    StaleMoveError,
+    Standing,
+    StoredMessage,
+    StoreError,
+    bot_key,
+    ordinal,
+    user_key,
+)
+from .schema import LATEST_VERSION
+from .store import DEFAULT_PATH, KEEP, Store, default_path
+
+__all__ = [
+    "BOT_LEVELS",
+    "DEFAULT_PATH",
+    "KEEP",
+    "LANGUAGES",
+    "LATEST_VERSION",
+    "PACES",
+    "PRESETS",
+    "ActionEntry",
+    "AlreadyRecordedError",
+    "DailyAlreadyPlayedError",
+    "DailyResult",
+    "Game",
+    "GameClosedError",
+    "GameNotFoundError",
+    "GuildSettings",
+    "InvalidSettingError",
+    "MatchPlayer",
+    "MatchSummary",
+    "NotABatakDatabaseError",
+    "SchemaTooNewError",
+    "Seat",
+    "SeatError",
+    "StaleMoveError",
+    "Standing",
+    "Store",
+    "StoreError",
+    "StoredMessage",
+    "bot_key",
+    "default_path",
+    "ordinal",
+    "user_key",
+]

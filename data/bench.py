@@ -1,0 +1,371 @@
+"""``python -m data bench``: how fast and how big the store is on this machine.
+
+- commit latency of one action (``append_action`` with a state snapshot), p50 / p99;
+- leaderboard query time over 100,000 stored matches (built in a temporary database
+  with ``executemany``), with a player's stats and recent matches alongside;
+- database size per stored match (its deal records compressed, players, standings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .models import Seat, bot_key, ordinal, user_key
+from .store import Store, encode_records, placements_of, seat_stats
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+DECK = [r + s for s in SUITS for r in RANKS]
+
+STANDARD_RULES: dict[str, Any] = {
+    "preset": "standard",
+    "min_bid": 5,
+    "forced_bid": 4,
+    "all_pass": "dealer-forced",
+    "scoring": "tens",
+    "trump_lead": "after-trump-played",
+    "overtake_when_trumped": False,
+    "partnership": False,
+    "fixed_trump": None,
+    "blind_bidding": False,
+}
+
+
+def synthetic_record(
+    rng: random.Random, dealer: int = 0, seed: int | None = None
+) -> dict[str, Any]:
+    """A batak-deal/1 shaped record with the size and the fields of a real one.
+
+    The cards are shuffled and the tricks follow suit where they can, but the play
+    is not checked against the rules: good for storage tests and size measurements,
+    not for the engine.
+    """
+    deck = DECK[:]
+    rng.shuffle(deck)
+    hands = [sorted(deck[i * 13 : (i + 1) * 13]) for i in range(4)]
+    holder = (dealer + 1 + rng.randrange(4)) % 4
+    bid = rng.randint(5, 8)
+    auction: list[dict[str, Any]] = []
+    for k in range(4):
+        s = (dealer + 1 + k) % 4
+        auction.append({"seat": s, "bid": bid if s == holder else None})
+    trump = rng.choice(SUITS)
+    left = [h[:] for h in hands]
+    tricks = []
+    won = [0, 0, 0, 0]
+    leader = holder
+    for _ in range(13):
+        cards: list[str] = []
+        legal: list[list[str]] = []
+        for i in range(4):
+            s = (leader + i) % 4
+            options = left[s]
+            if cards:
+                follow = [c for c in options if c[1] == cards[0][1]]
+                options = follow or options
+            card = rng.choice(options)
+            legal.append(sorted(options))
+            cards.append(card)
+            left[s].remove(card)
+        winner = (leader + rng.randrange(4)) % 4
+        won[winner] += 1
+        tricks.append({"leader": leader, "cards": cards, "winner": winner, "legal": legal})
+        leader = winner
+    score = []
+    for s in range(4):
+        contract = bid if s == holder else 1
+        score.append(10 * contract + won[s] - contract if won[s] >= contract else -10 * contract)
+    return {
+        "format": "batak-deal/1",
+        "rules": STANDARD_RULES,
+        "seed": seed,
+        "dealer": dealer,
+        "hands": hands,
+        "auction": auction,
+        "contract": {"seat": holder, "bid": bid, "forced": False, "trump": trump},
+        "tricks": tricks,
+        "tricks_won": won,
+        "score": score,
+    }
+
+
+def synthetic_match(rng: random.Random, deals: int = 8) -> list[dict[str, Any]]:
+    return [synthetic_record(rng, dealer=d % 4, seed=rng.randrange(1 << 31)) for d in range(deals)]
+
+
+def engine_match(seed: int, preset_name: str = "standard") -> list[dict[str, Any]]:
+    """A real match played by the engine with random legal actions: its deal records."""
+    from batak import Match, preset
+
+    rng = random.Random(seed)
+    m = Match(preset(preset_name), seed)
+    while not m.is_over:
+        m.apply(rng.choice(m.legal_actions()))
+    return [d.to_record() for d in m.finished]
+
+
+def _pct(xs: Sequence[float], q: float) -> float:
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, round(q * (len(ys) - 1)))]
+
+
+async def bench_actions(path: Path, n: int) -> dict[str, float]:
+    """Commit latency of ``append_action`` (with a ~1.5 KB snapshot), in milliseconds."""
+    store = await Store.open(path)
+    try:
+        seats = [Seat.human(1000 + i) for i in range(4)]
+        game = await store.create_game(
+            1, 2, 1000, {"rules": STANDARD_RULES, "seed": 7}, seats=seats
+        )
+        await store.start_game(game.id, phase="auction", to_act=1)
+        rng = random.Random(1)
+        rec = synthetic_record(rng)
+        snapshot = {"hands": rec["hands"], "tricks": rec["tricks"][:3], "totals": [0, 0, 0, 0]}
+        times = []
+        move = 0
+        for i in range(n):
+            t0 = time.perf_counter()
+            move = await store.append_action(
+                game.id,
+                move,
+                f"play {DECK[i % 52]}",
+                seat=i % 4,
+                phase="play",
+                to_act=(i + 1) % 4,
+                snapshot=snapshot,
+            )
+            times.append((time.perf_counter() - t0) * 1000)
+        loaded = await store.load_game(game.id)
+        assert len(loaded.actions) == n
+        t0 = time.perf_counter()
+        for _ in range(20):
+            await store.load_game(game.id)
+        load_ms = (time.perf_counter() - t0) * 1000 / 20
+    finally:
+        await store.close()
+    return {
+        "p50": statistics.median(times),
+        "p99": _pct(times, 0.99),
+        "max": max(times),
+        "load_ms": load_ms,
+    }
+
+
+def _populate(
+    path: Path, n_matches: int, blobs: Sequence[tuple[bytes, list[dict[str, int]]]]
+) -> None:
+    """Fill ``path`` (already migrated) with ``n_matches`` finished matches and standings.
+
+    20 servers; server 1 has 2,000 players (half of the matches), the others 200 each.
+    Standings rows are the per-player sums of the inserted matches, as the store keeps them.
+    """
+    rng = random.Random(42)
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = OFF")
+    db.execute("BEGIN")
+    months = ["2026-" + f"{m:02d}" for m in range(1, 12)]
+    agg: dict[tuple[int, str, str], list[Any]] = {}
+    match_rows = []
+    player_rows = []
+    record_rows = []
+    for mid in range(1, n_matches + 1):
+        guild = 1 if mid % 2 else 2 + mid % 19
+        pool = 2000 if guild == 1 else 200
+        month = months[mid * len(months) // (n_matches + 1)]
+        at = f"{month}-15T12:00:00.000+00:00"
+        blob, stats = blobs[mid % len(blobs)]
+        players = [*rng.sample(range(pool), 3), -1] if mid % 3 == 0 else rng.sample(range(pool), 4)
+        keys = [bot_key("hard") if p < 0 else user_key(10_000 + p) for p in players]
+        totals = [st["score"] for st in stats]
+        places = placements_of(totals)
+        match_rows.append(
+            (mid, guild, "standard", json.dumps(STANDARD_RULES), mid, 0, 8, at, month)
+        )
+        record_rows.append((mid, blob))
+        for s in range(4):
+            st = stats[s]
+            uid = None if players[s] < 0 else 10_000 + players[s]
+            lvl = "hard" if uid is None else None
+            mu, sigma = 25 + rng.gauss(0, 3), 8.3 - min(8.0, mid / n_matches * 6)
+            player_rows.append(
+                (
+                    mid,
+                    s,
+                    guild,
+                    keys[s],
+                    uid,
+                    lvl,
+                    totals[s],
+                    places[s],
+                    int(places[s] == 1),
+                    st["deals"],
+                    st["taken"],
+                    st["made"],
+                    st["down"],
+                    25.0,
+                    8.33,
+                    mu,
+                    sigma,
+                )
+            )
+            for period in ("all", month):
+                a = agg.setdefault(
+                    (guild, period, keys[s]), [uid, lvl, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, at]
+                )
+                a[2] += 1
+                a[3] += int(places[s] == 1)
+                a[4] += st["deals"]
+                a[5] += st["score"]
+                a[6] += st["taken"]
+                a[7] += st["made"]
+                a[8] += st["down"]
+                a[9], a[10], a[11] = mu, sigma, at
+        if len(match_rows) >= 5000 or mid == n_matches:
+            db.executemany(
+                "INSERT INTO matches VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)", match_rows
+            )
+            db.executemany("INSERT INTO match_records VALUES (?, ?)", record_rows)
+            db.executemany(
+                "INSERT INTO match_players VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                player_rows,
+            )
+            match_rows, player_rows, record_rows = [], [], []
+    db.executemany(
+        "INSERT INTO standings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (g, per, key, *a[:9], a[9], a[10], ordinal(a[9], a[10]), 0.0, a[11])
+            for (g, per, key), a in agg.items()
+        ],
+    )
+    db.execute("COMMIT")
+    db.execute("ANALYZE")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+async def bench_queries(path: Path, repeats: int = 50) -> dict[str, float]:
+    store = await Store.open(path)
+    out: dict[str, float] = {}
+    try:
+        cases: dict[str, Any] = {
+            "leaderboard by rating, all time": lambda: store.leaderboard(1, by="rating"),
+            "leaderboard by wins, all time": lambda: store.leaderboard(1, by="wins"),
+            "leaderboard by rating, a month": lambda: store.leaderboard(
+                1, by="rating", period="2026-06"
+            ),
+            "leaderboard by wins, a month": lambda: store.leaderboard(
+                1, by="wins", period="2026-06"
+            ),
+            "leaderboard, people only": lambda: store.leaderboard(1, include_bots=False),
+            "player stats (with rank)": lambda: store.player_stats(1, user_key(10_001)),
+            "recent matches of a player": lambda: store.recent_matches(1, user_key(10_001)),
+            "recent matches + records": lambda: store.recent_matches(
+                1, user_key(10_001), with_records=True
+            ),
+        }
+        for name, fn in cases.items():
+            await fn()  # warm
+            times = []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                res = await fn()
+                times.append((time.perf_counter() - t0) * 1000)
+            assert res, name
+            out[name] = _pct(times, 0.99)
+        # one more finished match on the full database, with the rating update
+        rng = random.Random(5)
+        recs = synthetic_match(rng)
+        seats = [Seat.human(10_001), Seat.human(10_002), Seat.human(10_003), Seat.bot("hard")]
+        times = []
+        for _ in range(20):
+            t0 = time.perf_counter()
+            await store.record_match(1, seats, recs, rules=STANDARD_RULES)
+            times.append((time.perf_counter() - t0) * 1000)
+        out["record a finished match (+ ratings)"] = _pct(times, 0.99)
+    finally:
+        await store.close()
+    # the same leaderboard computed from the match rows, without the standings table
+    db = sqlite3.connect(path)
+    t0 = time.perf_counter()
+    db.execute(
+        "SELECT player_key, count(*), sum(won) FROM match_players WHERE guild_id = 1 "
+        "GROUP BY player_key ORDER BY sum(won) DESC LIMIT 10"
+    ).fetchall()
+    out["(for comparison) wins aggregated from match rows"] = (time.perf_counter() - t0) * 1000
+    db.close()
+    return out
+
+
+def _file_size(path: Path) -> int:
+    return sum(
+        os.path.getsize(str(path) + suffix)
+        for suffix in ("", "-wal")
+        if os.path.exists(str(path) + suffix)
+    )
+
+
+async def run(n_matches: int = 100_000, n_actions: int = 1000, keep: Path | None = None) -> None:
+    with tempfile.TemporaryDirectory(prefix="batak-bench-", dir=keep) as tmp:
+        tdir = Path(tmp)
+        print(f"batak-bot storage bench (SQLite {sqlite3.sqlite_version}, temp dir {tdir})")
+
+        a = await bench_actions(tdir / "actions.sqlite3", n_actions)
+        print(
+            f"\none action commit (append_action + snapshot, synchronous=FULL), {n_actions} runs:\n"
+            f"  p50 {a['p50']:.3f} ms   p99 {a['p99']:.3f} ms   max {a['max']:.3f} ms"
+            f"   (target p99 <= 10 ms)\n"
+            f"  load a game with its {n_actions}-action log: {a['load_ms']:.3f} ms"
+        )
+
+        rng = random.Random(3)
+        try:
+            matches = [engine_match(s) for s in range(8)]
+            source = "engine-played (random legal moves)"
+        except ImportError:
+            matches = [synthetic_match(rng) for _ in range(8)]
+            source = "synthetic"
+        blobs = [(encode_records(m), [seat_stats(m, s) for s in range(4)]) for m in matches]
+        raw = statistics.mean(sum(len(json.dumps(r)) for r in m) for m in matches)
+        comp = statistics.mean(len(b) for b, _ in blobs)
+
+        big = tdir / "matches.sqlite3"
+        store = await Store.open(big)
+        await store.close()
+        empty = _file_size(big)
+        t0 = time.perf_counter()
+        _populate(big, n_matches, blobs)
+        build = time.perf_counter() - t0
+        size = _file_size(big)
+        print(
+            f"\n{n_matches:,} finished matches ({source} deal records, "
+            f"{len(matches[0])} deals each), built in {build:.1f} s:\n"
+            f"  database {size / 1e6:.1f} MB = {(size - empty) / n_matches / 1024:.2f} KB per match"
+            f" (deal records {raw / 1024:.1f} KB as JSON, {comp / 1024:.2f} KB compressed)"
+        )
+        q = await bench_queries(big)
+        print("\nqueries on that database (p99 of 50 runs; target leaderboard <= 50 ms):")
+        for name, ms in q.items():
+            print(f"  {name:<52} {ms:8.3f} ms")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m data bench", description=__doc__)
+    ap.add_argument("--matches", type=int, default=100_000)
+    ap.add_argument("--actions", type=int, default=1000)
+    ap.add_argument("--dir", type=Path, default=None, help="where to put the temporary databases")
+    args = ap.parse_args(argv)
+    asyncio.run(run(args.matches, args.actions, args.dir))

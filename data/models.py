@@ -1,0 +1,396 @@
+"""Plain value objects the store reads and writes, and its errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+LANGUAGES: Final = ("en", "tr")
+PRESETS: Final = ("standard", "classic", "esli", "koz-maca", "kanli")
+PACES: Final = ("live", "async")
+BOT_LEVELS: Final = ("easy", "normal", "hard")
+GAME_KINDS: Final = ("table", "daily")
+OPEN_STATUSES: Final = ("lobby", "playing")
+CLOSED_STATUSES: Final = ("finished", "cancelled")
+ACTORS: Final = ("player", "bot", "timeout")
+
+
+# --------------------------------------------------------------------------- errors
+class StoreError(Exception):
+    """Base class of every error the store raises on purpose."""
+
+
+class SchemaTooNewError(StoreError):
+    """The database was written by a newer version of batak-bot."""
+
+
+class NotABatakDatabaseError(StoreError):
+    """The file is an SQLite database of some other application."""
+
+
+class GameNotFoundError(StoreError, LookupError):
+    """No game with that id."""
+
+
+class GameClosedError(StoreError):
+    """The game is finished or cancelled; it takes no more actions or seat changes."""
+
+
+class StaleMoveError(StoreError):
+    """The caller's move number is out of date (a double click, or another writer won).
+
+    ``current`` is the game's move number in the database.
+    """
+
+    def __init__(self, game_id: int, expected: int, current: int) -> None:
+        super().__init__(
+            f"game {game_id}: expected move {expected} but the table is at move {current}"
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class SeatError(StoreError):
+    """A join / leave / seat change that the table's seats do not allow."""
+
+
+class AlreadyRecordedError(StoreError):
+    """A finished match for this game was already recorded."""
+
+
+class DailyAlreadyPlayedError(StoreError):
+    """The player already has a daily result (or a daily match started) for that day."""
+
+
+class InvalidSettingError(StoreError, ValueError):
+    """A server setting with an unknown name or an out-of-range value."""
+
+
+# --------------------------------------------------------------------------- players
+def user_key(user_id: int) -> str:
+    """The standings key of a Discord user."""
+    return f"user:{user_id}"
+
+
+def bot_key(level: str) -> str:
+    """The standings key of the computer player of a level (all such seats share it)."""
+    return f"bot:{level}"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in one seat of a table.
+
+    - empty seat: ``user_id is None and bot_level is None``
+    - a person: ``user_id`` set, ``bot_level is None``
+    - a computer player: ``user_id is None``, ``bot_level`` set
+    - a person away, a computer player standing in: both set
+    """
+
+    user_id: int | None = None
+    bot_level: str | None = None
+    name: str | None = None
+
+    @classmethod
+    def human(cls, user_id: int, name: str | None = None) -> Seat:
+        return cls(user_id=user_id, name=name)
+
+    @classmethod
+    def bot(cls, level: str) -> Seat:
+        return cls(bot_level=level)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and self.bot_level is None
+
+    @property
+    def is_bot(self) -> bool:
+        """A computer player (not a person who is away)."""
+        return self.user_id is None and self.bot_level is not None
+
+    @property
+    def is_human(self) -> bool:
+        return self.user_id is not None
+
+    @property
+    def is_away(self) -> bool:
+        """A person whose turns a computer player takes for now."""
+        return self.user_id is not None and self.bot_level is not None
+
+    @property
+    def player_key(self) -> str:
+        """Standings key: the person when a person holds the seat, else the computer level."""
+        if self.user_id is not None:
+            return user_key(self.user_id)
+        if self.bot_level is not None:
+            return bot_key(self.bot_level)
+        raise ValueError("an empty seat has no player")
+
+
+EMPTY_SEATS: Final = (Seat(), Seat(), Seat(), Seat())
+
+
+# --------------------------------------------------------------------------- games
+@dataclass(frozen=True, slots=True)
+class ActionEntry:
+    """One accepted action in a game's log."""
+
+    move: int
+    seat: int | None
+    action: str
+    actor: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMessage:
+    message_id: int
+    kind: str
+    channel_id: int | None
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A table as stored. ``actions`` is filled by ``Store.load_game`` only.
+
+    ``move`` is the number of actions in the log. ``snapshot`` (if any) is the
+    state the caller stored after move ``snapshot_move``.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    host_id: int
+    kind: str
+    status: str
+    phase: str
+    move: int
+    to_act: int | None
+    settings: dict[str, Any]
+    seats: tuple[Seat, ...]
+    snapshot: Any
+    snapshot_move: int | None
+    table_message_id: int | None
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    actions: tuple[str, ...] = ()
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    @property
+    def where_id(self) -> int:
+        """The channel the table lives in: its thread if it has one."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return i
+        return None
+
+
+# --------------------------------------------------------------------------- matches
+@dataclass(frozen=True, slots=True)
+class MatchPlayer:
+    seat: int
+    player_key: str
+    user_id: int | None
+    bot_level: str | None
+    total: int
+    placement: int
+    won: bool
+    deals: int
+    contracts_taken: int
+    contracts_made: int
+    went_down: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def rating_before(self) -> float:
+        return ordinal(self.mu_before, self.sigma_before)
+
+    @property
+    def rating_after(self) -> float:
+        return ordinal(self.mu_after, self.sigma_after)
+
+    @property
+    def rating_change(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    id: int
+    guild_id: int
+    game_id: int | None
+    preset: str
+    rules: dict[str, Any]
+    seed: int | None
+    partnership: bool
+    deals: int
+    finished_at: str
+    players: tuple[MatchPlayer, ...]
+    records: tuple[dict[str, Any], ...] | None = None
+
+    @property
+    def totals(self) -> list[int]:
+        return [p.total for p in self.players]
+
+    @property
+    def winners(self) -> list[int]:
+        return [p.seat for p in self.players if p.won]
+
+
+# --------------------------------------------------------------------------- standings
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating shown and ranked on: ``mu - 3 sigma``."""
+    return mu - 3.0 * sigma
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's line for a server and period ('all' or 'YYYY-MM')."""
+
+    guild_id: int
+    period: str
+    player_key: str
+    user_id: int | None
+    bot_level: str | None
+    matches: int
+    wins: int
+    deals: int
+    deal_score_sum: int
+    contracts_taken: int
+    contracts_made: int
+    went_down: int
+    mu: float
+    sigma: float
+    rating: float
+    start_rating: float
+    last_match_at: str
+    rank: int | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def average_deal_score(self) -> float:
+        return self.deal_score_sum / self.deals if self.deals else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def contract_rate(self) -> float:
+        return self.contracts_made / self.contracts_taken if self.contracts_taken else 0.0
+
+    @property
+    def rating_change(self) -> float:
+        """Rating gained within the period (since the player's first match in it)."""
+        return self.rating - self.start_rating
+
+
+# --------------------------------------------------------------------------- daily
+@dataclass(frozen=True, slots=True)
+class DailyResult:
+    guild_id: int
+    day: str
+    user_id: int
+    game_id: int | None
+    score: int | None
+    placement: int | None
+    details: dict[str, Any] | None
+    started_at: str
+    finished_at: str | None
+    rank: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.score is not None
+
+
+# --------------------------------------------------------------------------- settings
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings; a server that never changed one gets these defaults."""
+
+    guild_id: int
+    language: str = "en"
+    preset: str = "standard"
+    deals: int | None = None  # None: the preset's own number of deals
+    pace: str = "live"
+    live_turn_timeout_s: int = 60
+    async_turn_timeout_s: int = 12 * 3600
+    bot_level: str = "normal"
+    use_threads: bool = True
+    updated_at: str | None = field(default=None, compare=False)
+
+    def turn_timeout_s(self, pace: str | None = None) -> int:
+        p = pace or self.pace
+        return self.async_turn_timeout_s if p == "async" else self.live_turn_timeout_s
+
+
+SETTING_NAMES: Final = (
+    "language",
+    "preset",
+    "deals",
+    "pace",
+    "live_turn_timeout_s",
+    "async_turn_timeout_s",
+    "bot_level",
+    "use_threads",
+)
+
+
+def validate_setting(name: str, value: Any) -> Any:
+    """Return the value to store, or raise InvalidSettingError naming the problem."""
+
+    def bad(why: str) -> InvalidSettingError:
+        return InvalidSettingError(f"setting {name!r}: {why} (got {value!r})")
+
+    choices = {
+        "language": LANGUAGES,
+        "preset": PRESETS,
+        "pace": PACES,
+        "bot_level": BOT_LEVELS,
+    }
+    if name in choices:
+        if value not in choices[name]:
+            raise bad("must be one of " + ", ".join(choices[name]))
+        return value
+    if name == "deals":
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 20:
+            raise bad("must be a whole number from 1 to 20, or None for the preset's default")
+        return value
+    if name == "live_turn_timeout_s":
+        if isinstance(value, bool) or not isinstance(value, int) or not 10 <= value <= 3600:
+            raise bad("must be from 10 to 3600 seconds")
+        return value
+    if name == "async_turn_timeout_s":
+        if isinstance(value, bool) or not isinstance(value, int) or not 60 <= value <= 7 * 86400:
+            raise bad("must be from 60 seconds to 7 days")
+        return value
+    if name == "use_threads":
+        if not isinstance(value, bool):
+            raise bad("must be true or false")
+        return value
+    raise InvalidSettingError(
+        f"unknown setting {name!r}; known settings: " + ", ".join(SETTING_NAMES)
+    )
