@@ -1,0 +1,153 @@
+"""The auction picture: calls so far by seat and round, the high bid, who is to call."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from . import draw as dr
+from .text import display_name, font
+from .theme import Theme, get_theme
+from .views import SUIT_NAMES, AuctionView
+
+W = 960
+COL_W = 216
+GRID_X = (W - 4 * COL_W) // 2
+HEAD_H = 150
+COL_HEAD_H = 96
+ROW_H = 54
+FOOT_H = 64
+MIN_ROWS = 3
+CELL_W, CELL_H = 150, 40
+
+
+def auction_order(dealer: int) -> list[int]:
+    """Seats in calling order: right of the dealer first, the dealer last."""
+    return [(dealer + i) % 4 for i in (1, 2, 3, 4)]
+
+
+def _rows(view: AuctionView) -> list[dict[int, int | None]]:
+    rows: list[dict[int, int | None]] = []
+    count = [0, 0, 0, 0]
+    for seat, bid in view.calls:
+        r = count[seat]
+        count[seat] += 1
+        while len(rows) <= r:
+            rows.append({})
+        rows[r][seat] = bid
+    return rows
+
+
+def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Image.Image:
+    th = get_theme(theme)
+    rows = _rows(view)
+    next_row = None
+    if view.to_act is not None:
+        next_row = sum(1 for s, _ in view.calls if s == view.to_act)
+    n_rows = max(MIN_ROWS, len(rows), (next_row + 1) if next_row is not None else 0)
+    height = HEAD_H + COL_HEAD_H + n_rows * ROW_H + FOOT_H + 20
+    im, d = dr.canvas((W, height), th)
+
+    # header: title left, high bid right
+    sub = f"Deal {view.deal_number} of {view.deal_count}"
+    from .table import preset_title, seat_fallback
+
+    sub += f" · {preset_title(view.preset)}"
+    dr.label(d, (GRID_X + 8, 30), "AUCTION · İHALE", th)
+    dr.heading(d, (GRID_X + 8, 54), "Bidding", sub, th, 420)
+    high = view.high
+    box = (W - GRID_X - 360, 26, W - GRID_X - 8, 126)
+    dr.panel(im, box, th)
+    dr.label(d, (box[0] + 18, box[1] + 14), "HIGH BID", th)
+    if high is None:
+        d.text((box[0] + 18, box[1] + 40), "none yet", font=font(30, True), fill=th.faint,
+               anchor="lt")
+    else:
+        seat, bid = high
+        d.text((box[0] + 18, box[1] + 34), str(bid), font=font(50, True), fill=th.accent,
+               anchor="lt")
+        bw = font(50, True).getlength(str(bid))
+        dr.paste(im, dr.player_avatar(34, view.players[seat].name, view.players[seat].initials,
+                                      view.players[seat].avatar_colour), (box[0] + 34 + bw,
+                                                                          box[1] + 44))
+        dr.name_text(d, (box[0] + 78 + bw, box[1] + 61), view.players[seat].name, 22, th.text,
+                     int(box[2] - box[0] - 96 - bw), seat_fallback(seat), anchor="lm")
+
+    # column heads, in calling order
+    order = auction_order(view.dealer)
+    top = HEAD_H
+    for col, seat in enumerate(order):
+        x0 = GRID_X + col * COL_W + 6
+        x1 = x0 + COL_W - 12
+        active = seat == view.to_act
+        p = view.players[seat]
+        if active:
+            dr.paste(im, dr.glow((x1 - x0, COL_HEAD_H - 12), 16, th.accent, 12, 170),
+                     (x0 - 12, top - 12))
+        dr.panel(im, (x0, top, x1, top + COL_HEAD_H - 12), th,
+                 outline=th.accent if active else None, width=3 if active else 2,
+                 with_shadow=not active)
+        dr.paste(im, dr.player_avatar(44, p.name, p.initials, p.avatar_colour), (x0 + 12, top + 12))
+        tags = []
+        if seat == view.dealer:
+            tags.append("dealer")
+        if view.partnership:
+            tags.append("team " + "AB"[seat % 2])
+        if seat == view.viewer_seat:
+            tags.append("you")
+        dr.name_text(d, (x0 + 64, top + 22), p.name, 20, th.text, x1 - x0 - 76,
+                     seat_fallback(seat), anchor="lm")
+        d.text((x0 + 64, top + 46), " · ".join(tags) if tags else f"seat {seat + 1}",
+               font=font(15), fill=th.dim, anchor="lm")
+        if view.partnership:
+            stripe = dr.rounded((x1 - x0 - 24, 5), 2, dr.rgba(th.team_colours[seat % 2]))
+            dr.paste(im, stripe, (x0 + 12, top + COL_HEAD_H - 26))
+
+    # the calls, one row per round
+    gy = top + COL_HEAD_H
+    for r in range(n_rows):
+        y = gy + r * ROW_H
+        if r % 2 == 0:
+            d.rectangle((GRID_X + 6, y, W - GRID_X - 6, y + ROW_H - 1), fill=th.row_alt)
+        for col, seat in enumerate(order):
+            cx = GRID_X + col * COL_W + COL_W // 2
+            cy = y + ROW_H // 2
+            if r < len(rows) and seat in rows[r]:
+                bid = rows[r][seat]
+                if bid is None:
+                    sprite = dr.pill("Pass", 18, th.panel_border, th.dim, bold=False,
+                                     height=CELL_H, pad_x=26)
+                else:
+                    is_high = high is not None and high == (seat, bid)
+                    fill = th.accent if is_high else th.panel
+                    ink = th.accent_text if is_high else th.text
+                    sprite = dr.pill(str(bid), 22, fill, ink, height=CELL_H, pad_x=30)
+                dr.paste(im, sprite, (cx - sprite.width // 2, cy - sprite.height // 2))
+            elif next_row == r and seat == view.to_act:
+                slot = dr.rounded((96, CELL_H), CELL_H // 2, dr.rgba(th.accent, 40),
+                                  dr.rgba(th.accent), 2, dash=True)
+                dr.paste(im, slot, (cx - 48, cy - CELL_H // 2))
+                d.text((cx, cy), "?", font=font(22, True), fill=th.accent, anchor="mm")
+
+    # footer: the rules that matter for bidding
+    fy = gy + n_rows * ROW_H + 18
+    bits = [f"Minimum bid {view.min_bid}"]
+    if view.forced_bid is not None:
+        bits.append(f"all pass → dealer holds {view.forced_bid}")
+    else:
+        bits.append("the dealer must bid if all pass")
+    if view.fixed_trump is not None:
+        bits.append(f"{SUIT_NAMES[view.fixed_trump]} are always trump")
+    if view.blind:
+        bits.append("hands shown after the auction")
+    d.text((GRID_X + 8, fy + 12), " · ".join(bits), font=font(17), fill=th.dim, anchor="lm")
+    if view.to_act is not None:
+        p = view.players[view.to_act]
+        msg = display_name(p.name, 20, True, 220, seat_fallback(view.to_act))
+        t = dr.pill(f"▶ {msg} to call", 17, th.accent, th.accent_text, height=34, pad_x=16)
+        dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
+    return im
+
+
+def render_auction(view: AuctionView, theme: str | Theme = "dark") -> bytes:
+    """PNG bytes of the auction picture."""
+    return dr.to_png(render_auction_image(view, theme), get_theme(theme))

@@ -1,0 +1,229 @@
+"""Shared drawing helpers: anti-aliased panels and pills, avatars, PNG encoding."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from .text import clean, display_name, fit, font, initials
+from .theme import Theme
+from .views import SUIT_SYMBOLS
+
+Colour = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+Box = tuple[int, int, int, int]
+
+SS = 3  # supersampling for shapes
+
+
+def rgba(c: Colour, a: int = 255) -> RGBA:
+    return (c[0], c[1], c[2], a)
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    """Linear blend from ``a`` (t=0) to ``b`` (t=1)."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def ink_on(bg: Colour) -> Colour:
+    """Black or white, whichever reads better on ``bg``."""
+    lum = 0.2126 * bg[0] + 0.7152 * bg[1] + 0.0722 * bg[2]
+    return (24, 25, 28) if lum > 150 else (255, 255, 255)
+
+
+@lru_cache(maxsize=512)
+def rounded(
+    size: tuple[int, int],
+    radius: int,
+    fill: RGBA,
+    outline: RGBA | None = None,
+    width: int = 0,
+    dash: bool = False,
+) -> Image.Image:
+    """An anti-aliased rounded rectangle sprite (RGBA), cached."""
+    w, h = size
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    d.rounded_rectangle(
+        (0, 0, w * SS - 1, h * SS - 1),
+        radius=radius * SS,
+        fill=fill,
+        outline=outline if outline is not None and not dash else None,
+        width=width * SS if outline is not None and not dash else 0,
+    )
+    if dash and outline is not None:
+        ring = Image.new("RGBA", big.size, (0, 0, 0, 0))
+        ImageDraw.Draw(ring).rounded_rectangle(
+            (0, 0, w * SS - 1, h * SS - 1), radius=radius * SS, outline=outline, width=width * SS
+        )
+        # cut the ring into dashes with a mask of diagonal stripes
+        mask = Image.new("L", big.size, 0)
+        md = ImageDraw.Draw(mask)
+        step = 14 * SS
+        for x in range(-h * SS, w * SS + h * SS, step):
+            md.polygon(
+                [(x, 0), (x + step // 2, 0), (x + step // 2 + h * SS, h * SS), (x + h * SS, h * SS)],
+                fill=255,
+            )
+        big.paste(ring, (0, 0), Image.composite(ring.getchannel("A"), mask, mask))
+    return big.resize(size, Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=128)
+def glow(size: tuple[int, int], radius: int, colour: Colour, spread: int, alpha: int) -> Image.Image:
+    """A soft halo ``spread`` pixels wide around a rounded rectangle of ``size``."""
+    w, h = size
+    out = Image.new("RGBA", (w + 2 * spread, h + 2 * spread), rgba(colour, 0))
+    shape = Image.new("L", out.size, 0)
+    ImageDraw.Draw(shape).rounded_rectangle(
+        (spread, spread, spread + w - 1, spread + h - 1), radius=radius, fill=alpha
+    )
+    out.putalpha(shape.filter(ImageFilter.GaussianBlur(spread / 2)))
+    return out
+
+
+@lru_cache(maxsize=128)
+def shadow(size: tuple[int, int], radius: int, alpha: int, blur: int = 6) -> Image.Image:
+    """A blurred drop shadow for a rounded rectangle; sprite is ``blur*2`` larger each way."""
+    return glow(size, radius, (0, 0, 0), blur * 2, alpha)
+
+
+def paste(base: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Paste an RGBA sprite onto an RGB or RGBA image at ``xy`` using its alpha."""
+    base.paste(sprite, (round(xy[0]), round(xy[1])), sprite)
+
+
+def panel(base: Image.Image, box: Box, theme: Theme, radius: int = 16,
+          fill: Colour | None = None, outline: Colour | None = None, width: int = 2,
+          with_shadow: bool = True) -> None:
+    x0, y0, x1, y1 = box
+    size = (x1 - x0, y1 - y0)
+    if with_shadow:
+        paste(base, shadow(size, radius, theme.shadow_alpha), (x0 - 12, y0 - 12 + 3))
+    paste(
+        base,
+        rounded(size, radius, rgba(fill or theme.panel), rgba(outline or theme.panel_border),
+                width),
+        (x0, y0),
+    )
+
+
+@lru_cache(maxsize=512)
+def avatar(diameter: int, colour: Colour, letters: str, ring: Colour | None = None) -> Image.Image:
+    """A round avatar with initials, anti-aliased, cached."""
+    big = Image.new("RGBA", (diameter * SS, diameter * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    d.ellipse(
+        (0, 0, diameter * SS - 1, diameter * SS - 1),
+        fill=rgba(colour),
+        outline=rgba(ring) if ring else None,
+        width=3 * SS if ring else 0,
+    )
+    size = round(diameter * SS * (0.42 if len(letters) <= 1 else 0.36))
+    c = diameter * SS // 2
+    d.text((c, c), letters, font=font(size, True), fill=ink_on(colour), anchor="mm")
+    return big.resize((diameter, diameter), Image.Resampling.LANCZOS)
+
+
+def player_avatar(diameter: int, name: str, given_initials: str, colour: Colour,
+                  ring: Colour | None = None) -> Image.Image:
+    letters = clean(given_initials)[:2].upper() if given_initials else initials(name)
+    return avatar(diameter, colour, letters or "?", ring)
+
+
+@lru_cache(maxsize=256)
+def pill(text: str, size: int, fill: Colour, ink: Colour, bold: bool = True,
+         pad_x: int = 10, height: int | None = None) -> Image.Image:
+    """A rounded label ("lozenge") with centred text, cached."""
+    f = font(size, bold)
+    tw = round(f.getlength(text))
+    h = height or round(size * 1.55)
+    w = max(h, tw + 2 * pad_x)
+    img = rounded((w, h), h // 2, rgba(fill)).copy()
+    d = ImageDraw.Draw(img)
+    d.text((w / 2, h / 2), text, font=f, fill=ink, anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def suit_chip(suit: str, size: int, four_colour: bool, edge: Colour) -> Image.Image:
+    """A small white card-like square holding a suit symbol in its colour."""
+    from .cards import suit_colour
+
+    img = rounded((size, size), max(4, size // 6), (253, 253, 250, 255), rgba(edge), 1).copy()
+    d = ImageDraw.Draw(img)
+    d.text((size / 2, size / 2 + size * 0.03), SUIT_SYMBOLS[suit],
+           font=font(round(size * 0.72)), fill=suit_colour(suit, four_colour), anchor="mm")
+    return img
+
+
+def text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: Colour,
+         bold: bool = False, anchor: str = "la", max_width: int | None = None) -> float:
+    """Draw ``s`` (already clean) and return its width; shortened to ``max_width``."""
+    if max_width is not None:
+        s = fit(s, size, bold, max_width)
+    f = font(size, bold)
+    d.text(xy, s, font=f, fill=fill, anchor=anchor)
+    return float(f.getlength(s))
+
+
+def name_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], name: str, size: int,
+              fill: Colour, max_width: int, fallback: str, bold: bool = True,
+              anchor: str = "la") -> None:
+    """Draw an untrusted player name: cleaned, never empty, ellipsised to fit."""
+    s = display_name(name, size, bold, max_width, fallback)
+    d.text(xy, s, font=font(size, bold), fill=fill, anchor=anchor)
+
+
+def signed(n: int) -> str:
+    """Score with a real minus sign: 12, −60."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def to_png(im: Image.Image, theme: Theme | None = None) -> bytes:
+    """Encode as PNG.
+
+    With a theme the image is mapped onto that theme's fixed 256-colour palette
+    (see :mod:`images.palette`) first: the file is several times smaller and the
+    encoding much faster, and the pictures are flat colours and text, so the
+    loss does not show. Without one it is saved as true colour.
+    """
+    if im.mode == "RGBA":
+        im = im.convert("RGB")
+    buf = io.BytesIO()
+    if theme is not None:
+        from .palette import palette_for
+
+        q = im.quantize(palette=palette_for(theme), dither=Image.Dither.NONE)
+        q.save(buf, "PNG", compress_level=6)
+    else:
+        im.save(buf, "PNG", compress_level=3)
+    return buf.getvalue()
+
+
+def canvas(size: tuple[int, int], theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    im = Image.new("RGB", size, theme.bg)
+    return im, ImageDraw.Draw(im)
+
+
+def heading(d: ImageDraw.ImageDraw, xy: tuple[int, int], title: str, subtitle: str,
+            theme: Theme, max_width: int) -> None:
+    """A title in bold with a dim subtitle under it (both already clean)."""
+    x, y = xy
+    d.text((x, y), fit(title, 30, True, max_width), font=font(30, True), fill=theme.text,
+           anchor="lt")
+    if subtitle:
+        d.text((x, y + 42), fit(subtitle, 18, False, max_width), font=font(18), fill=theme.dim,
+               anchor="lt")
+
+
+def label(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, theme: Theme,
+          anchor: str = "lt") -> None:
+    """A small capitalised label ("CONTRACT")."""
+    d.text(xy, s, font=font(15, True), fill=theme.dim, anchor=anchor)
