@@ -26,7 +26,7 @@ types: $(VENV)/.installed-test
 	$(PY) -m mypy --strict batak
 
 test: lint types
-	$(PY) -m pytest
+	$(PY) -m pytest -q
 
 play: $(VENV)/.installed
 	$(PY) -m batak play

@@ -28,6 +28,7 @@ from batak.cards import (
     card_code,
     card_label,
     cards_of,
+    mask_of,
     parse_card,
 )
 from batak.rules import Rules
@@ -268,6 +269,64 @@ class Deal:
         """The deal that ``seed`` produces (see :func:`batak.seeds.deal_hands`)."""
         return cls(rules, deal_hands(seed), dealer, seed)
 
+    @classmethod
+    def position(
+        cls,
+        rules: Rules,
+        hands: list[CardMask] | tuple[CardMask, ...],
+        *,
+        trump: Suit,
+        holder: int,
+        bid: int,
+        leader: int,
+        trick: tuple[Card, ...] | list[Card] = (),
+        trump_broken: bool = False,
+        tricks_won: tuple[int, ...] | list[int] = (0, 0, 0, 0),
+        dealer: int = 0,
+    ) -> Deal:
+        """A play-phase position in the middle of a deal (for puzzles, tests and search).
+
+        ``hands`` are the cards each seat still holds, ``trick`` the cards
+        already on the table starting with ``leader``'s. The deal plays on from
+        there until every hand is empty; it has no record (its start is unknown).
+        """
+        trick = list(trick)
+        if len(hands) != 4 or len(trick) > 3 or leader not in (0, 1, 2, 3):
+            raise ValueError("a position needs four hands, a leader and at most 3 trick cards")
+        union = 0
+        for h in (*hands, mask_of(trick)):
+            if union & h:
+                raise ValueError("a card is in two places")
+            union |= h
+        if len(set(trick)) != len(trick):
+            raise ValueError("a card is in the trick twice")
+        sizes = [h.bit_count() for h in hands]
+        done = [(leader + i) % 4 for i in range(len(trick))]
+        waiting = [(leader + i) % 4 for i in range(len(trick), 4)]
+        size = sizes[waiting[0]]
+        if size < 1 or any(sizes[s] != size for s in waiting) or any(
+            sizes[s] != size - 1 for s in done
+        ):
+            raise ValueError("the hand sizes do not fit the trick on the table")
+        deal = cls(rules, _full_placeholder(), dealer)
+        deal.hands = list(hands)
+        deal.initial_hands = tuple(hands)
+        deal.contract = Contract(holder, bid, False, trump)
+        deal.high_bid = bid
+        deal._high_seat = holder
+        deal._start_play(trump)
+        deal.trump_broken = trump_broken or deal.trump_broken
+        deal.tricks_won = list(tricks_won)
+        deal.played = ((1 << 52) - 1) & ~union | mask_of(trick)
+        deal.to_act = leader
+        for card in trick:
+            # Replay the trick cards through the normal path to set the trick state.
+            seat = deal.to_act
+            deal.hands[seat] |= 1 << card
+            deal._legal = deal.hands[seat]  # cards already on the table were legal then
+            deal.play_card(card)
+        return deal
+
     # --- queries -------------------------------------------------------------
 
     @property
@@ -499,7 +558,7 @@ class Deal:
         self._trump_high = -1
         self._led_high = -1
         self.to_act = winner
-        if len(self.tricks) == 13:
+        if not (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]):
             self.phase = Phase.DONE
             self.scores = score_deal(self.rules, self.contract, self.tricks_won)  # type: ignore[arg-type]
 
@@ -586,6 +645,10 @@ class Deal:
         other.tricks_won = list(self.tricks_won)
         other.scores = list(self.scores) if self.scores is not None else None
         return other
+
+
+def _full_placeholder() -> tuple[CardMask, CardMask, CardMask, CardMask]:
+    return tuple(((1 << 13) - 1) << (13 * s) for s in range(4))  # type: ignore[return-value]
 
 
 def trick_winner(leader: int, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> int:

@@ -1,0 +1,219 @@
+"""What one seat knows about the hidden hands: card counting and exact inferences.
+
+Everything here is computed from an :class:`~batak.deal.Observation` alone:
+the seat's own hand, the calls, the contract and the cards played. The rules
+make some inferences exact:
+
+* a seat that did not follow suit is void in the led suit;
+* a seat that discarded (neither followed nor trumped) holds no trump;
+* a seat that followed below the highest card of the led suit, while the duty
+  to go higher applied, holds nothing higher in that suit;
+* a seat that trumped under a higher trump holds no trump above it;
+* a seat that led trump before trump was broken held only trumps.
+
+The ``legal`` sets stored in :class:`~batak.deal.Trick` are never read: they
+describe other seats' hands, which a fair player may not see.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from batak.cards import ABOVE, FULL_DECK, SUIT_MASKS, CardMask
+from batak.deal import Observation
+from batak.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """One seat's view of where the unseen cards can be.
+
+    ``possible[s]`` is the set of unseen cards seat ``s`` may hold (for the
+    seat itself: its own hand); ``sizes[s]`` the number of cards it holds.
+    """
+
+    seat: int
+    hand: CardMask
+    unseen: CardMask
+    possible: tuple[CardMask, CardMask, CardMask, CardMask]
+    sizes: tuple[int, int, int, int]
+    voids: tuple[int, int, int, int]
+    """Bit ``suit`` set when the seat is known to be void in that suit."""
+
+    def may_hold(self, seat: int, cards: CardMask) -> bool:
+        return bool(self.possible[seat] & cards)
+
+
+def _broken_after(rules: Rules, broken: bool, led_trump: bool, card_is_trump: bool,
+                  first: bool) -> bool:
+    if broken or not card_is_trump:
+        return broken
+    if rules.trump_lead == "after-trump-played":
+        return True
+    if rules.trump_lead == "after-ruff":
+        return not first and not led_trump
+    return True
+
+
+def exclusions(obs: Observation) -> list[CardMask]:
+    """For each seat, the cards the rules prove it cannot hold (played or not)."""
+    excluded = [0, 0, 0, 0]
+    trump = obs.trump
+    if trump is None:
+        return excluded
+    rules = obs.rules
+    tmask = SUIT_MASKS[trump]
+    broken = rules.trump_lead == "free"
+    tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, t.cards) for t in obs.tricks]
+    if obs.trick:
+        assert obs.trick_leader is not None
+        tricks.append((obs.trick_leader, obs.trick))
+    for leader, cards in tricks:
+        led = cards[0]
+        led_suit = led // 13
+        led_mask = SUIT_MASKS[led_suit]
+        led_is_trump = bool(tmask >> led & 1)
+        led_high = led
+        trump_high = led if led_is_trump else -1
+        if led_is_trump and not broken:
+            # Led trump before it was broken: held only trumps then.
+            excluded[leader] |= FULL_DECK & ~tmask
+        broken = _broken_after(rules, broken, led_is_trump, led_is_trump, True)
+        for i in range(1, len(cards)):
+            seat = (leader + i) % 4
+            card = cards[i]
+            is_trump = bool(tmask >> card & 1)
+            if card // 13 == led_suit:
+                duty = not (trump_high >= 0 and not rules.overtake_when_trumped
+                            and not led_is_trump)
+                if duty and card < led_high:
+                    excluded[seat] |= ABOVE[led_high]
+                if card > led_high:
+                    led_high = card
+                    if led_is_trump:
+                        trump_high = card
+            else:
+                excluded[seat] |= led_mask
+                if is_trump:
+                    if trump_high >= 0 and card < trump_high:
+                        excluded[seat] |= ABOVE[trump_high]
+                    if card > trump_high:
+                        trump_high = card
+                else:
+                    excluded[seat] |= tmask
+            broken = _broken_after(rules, broken, led_is_trump, is_trump, False)
+    return excluded
+
+
+def infer(obs: Observation) -> Knowledge:
+    """The seat's knowledge of the hidden cards (needs a visible hand)."""
+    hand = obs.hand
+    if hand is None:
+        raise ValueError("no hand to reason from (blind bidding)")
+    seat = obs.seat
+    unseen = FULL_DECK & ~obs.played & ~hand
+    excluded = exclusions(obs)
+    possible = [0, 0, 0, 0]
+    voids = [0, 0, 0, 0]
+    for s in range(4):
+        if s == seat:
+            possible[s] = hand
+        else:
+            possible[s] = unseen & ~excluded[s]
+        for suit in range(4):
+            if not possible[s] & SUIT_MASKS[suit]:
+                voids[s] |= 1 << suit
+    sizes = obs.hand_sizes
+    return Knowledge(
+        seat,
+        hand,
+        unseen,
+        (possible[0], possible[1], possible[2], possible[3]),
+        (sizes[0], sizes[1], sizes[2], sizes[3]),
+        (voids[0], voids[1], voids[2], voids[3]),
+    )
+
+
+def sample_hands(
+    know: Knowledge, rng: random.Random, tries: int = 60
+) -> list[CardMask] | None:
+    """Four hands consistent with ``know``, drawn at random (``None`` if none found).
+
+    Cards that only one seat may hold go there; the rest are dealt one by one,
+    most constrained first, each to a seat that may hold it, weighted by the
+    room left in that seat's hand. A dead end restarts the draw.
+    """
+    seat = know.seat
+    others = [s for s in range(4) if s != seat]
+    cards: list[tuple[int, int]] = []
+    m = know.unseen
+    poss = know.possible
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        opts = 0
+        for s in others:
+            if poss[s] & low:
+                opts |= 1 << s
+        if not opts:
+            return None
+        cards.append((opts.bit_count(), c))
+    cards.sort()
+    for _ in range(tries):
+        hands = [0, 0, 0, 0]
+        hands[seat] = know.hand
+        room = [know.sizes[0], know.sizes[1], know.sizes[2], know.sizes[3]]
+        ok = True
+        order = cards
+        if len(order) > 1:
+            # Shuffle within equal constraint levels so ties do not bias the draw.
+            order = sorted(cards, key=lambda t: (t[0], rng.random()))
+        for _n, c in order:
+            bitc = 1 << c
+            total = 0
+            for s in others:
+                if poss[s] & bitc and room[s] > 0:
+                    total += room[s]
+            if total == 0:
+                ok = False
+                break
+            r = rng.random() * total
+            for s in others:
+                if poss[s] & bitc and room[s] > 0:
+                    r -= room[s]
+                    if r < 0:
+                        hands[s] |= bitc
+                        room[s] -= 1
+                        break
+            else:  # rounding: give it to the last seat with room
+                for s in reversed(others):
+                    if poss[s] & bitc and room[s] > 0:
+                        hands[s] |= bitc
+                        room[s] -= 1
+                        break
+        if ok and all(room[s] == 0 for s in others):
+            return hands
+    return None
+
+
+def sample_unconstrained(know: Knowledge, rng: random.Random) -> list[CardMask]:
+    """A draw that respects only the hand sizes (the fallback when inferences clash)."""
+    cards = []
+    m = know.unseen
+    while m:
+        low = m & -m
+        cards.append(low.bit_length() - 1)
+        m ^= low
+    rng.shuffle(cards)
+    hands = [0, 0, 0, 0]
+    hands[know.seat] = know.hand
+    i = 0
+    for s in range(4):
+        if s == know.seat:
+            continue
+        for c in cards[i:i + know.sizes[s]]:
+            hands[s] |= 1 << c
+        i += know.sizes[s]
+    return hands
