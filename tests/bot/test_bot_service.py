@@ -1,0 +1,306 @@
+"""The table service without Discord: fake clock, fake listener, a real SQLite file."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from batak import PASS, Action, Bid, Play, format_action
+from cogs.service import (
+    IllegalMove,
+    ServiceConfig,
+    ServiceError,
+    StaleAction,
+    Table,
+    TableService,
+)
+from cogs.timers import FakeTimers
+from data import MatchSummary, Store
+
+GUILD, CHANNEL = 1000, 2000
+ALICE, BOB, CAROL, DAVE = 11, 12, 13, 14
+
+
+class Recorder:
+    """A listener that remembers every event."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[Any, ...]] = []
+
+    def kinds(self, kind: str) -> list[tuple[Any, ...]]:
+        return [e for e in self.events if e[0] == kind]
+
+    async def table_changed(self, table: Table) -> None:
+        self.events.append(("changed", table.id))
+
+    async def turn_started(self, table: Table, seat: int) -> None:
+        self.events.append(("turn", table.id, seat))
+
+    async def action_applied(self, table: Table, seat: int, action: Action, actor: str) -> None:
+        self.events.append(("action", table.id, seat, format_action(action), actor))
+
+    async def deal_finished(self, table: Table, index: int) -> None:
+        self.events.append(("deal", table.id, index))
+
+    async def match_finished(self, table: Table, summary: MatchSummary | None) -> None:
+        self.events.append(("match", table.id, summary))
+
+    async def table_closed(self, table: Table, reason: str) -> None:
+        self.events.append(("closed", table.id, reason))
+
+    async def seat_timed_out(
+        self, table: Table, seat: int, action: Action, handed_over: bool
+    ) -> None:
+        self.events.append(("timeout", table.id, seat, format_action(action), handed_over))
+
+
+async def make_service(
+    path: Path, *, timers: FakeTimers | None = None, **config: Any
+) -> tuple[TableService, Recorder, FakeTimers, Store]:
+    store = await Store.open(path)
+    rec = Recorder()
+    fake = timers or FakeTimers()
+    cfg = ServiceConfig(**({"bot_delay": 1.0, "turn_timeout_override": 60.0} | config))
+    service = TableService(
+        store,
+        config=cfg,
+        timers=fake,
+        listener=rec,
+        today=lambda: dt.date(2026, 11, 30),
+        rng=random.Random(7),
+    )
+    return service, rec, fake, store
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> Any:
+    service, rec, timers, store = await make_service(tmp_path / "t.sqlite3")
+    yield service, rec, timers, store
+    await service.close()
+    await store.close()
+
+
+def user_at(table: Table, seat: int) -> int:
+    uid = table.seats[seat].user_id
+    assert uid is not None
+    return uid
+
+
+async def four_people(service: TableService, deals: int = 1) -> Table:
+    table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=deals)
+    for uid, name in ((BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")):
+        await service.join(table.id, uid, name)
+    return await service.start(table.id, ALICE)
+
+
+async def test_full_match_of_four_people(env: Any) -> None:
+    service, rec, timers, store = env
+    table = await four_people(service, deals=2)
+    assert table.playing and all(s.is_human for s in table.seats)
+    match = table.match
+    assert match is not None
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        action = match.legal_actions()[0]
+        result = await service.act(table.id, user_at(table, seat), seat, match.move_number, action)
+        assert result.seat == seat
+    assert table.finished
+    assert [e[2] for e in rec.kinds("deal")] == [0, 1]
+    (match_event,) = rec.kinds("match")
+    summary = match_event[2]
+    assert summary is not None and summary.totals == list(match.totals)
+    board = await store.leaderboard(GUILD)
+    assert {s.user_id for s in board} == {ALICE, BOB, CAROL, DAVE}
+    game = await store.load_game(table.id)
+    assert game.status == "finished" and len(game.actions) == match.move_number
+    assert table.id not in service.tables
+    assert not timers.pending(f"turn:{table.id}")
+
+
+async def test_one_person_and_three_computers(env: Any) -> None:
+    service, rec, timers, _store = env
+    table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=1)
+    assert await service.add_bot(table.id, ALICE) == 1
+    await service.start(table.id, ALICE)
+    assert [s.is_bot for s in table.seats] == [False, True, True, True]
+    match = table.match
+    assert match is not None
+    while not match.is_over:
+        await timers.run_until_idle(max_delay=5)  # computers only; the person's timer is 60 s
+        if match.is_over:
+            break
+        assert match.to_act == 0
+        assert rec.kinds("turn")[-1] == ("turn", table.id, 0)
+        await service.act(table.id, ALICE, 0, match.move_number, match.legal_actions()[-1])
+    assert rec.kinds("match") and table.finished
+    actors = {e[4] for e in rec.kinds("action")}
+    assert actors == {"player", "bot"}
+
+
+async def test_stale_forged_and_double_clicks(env: Any) -> None:
+    service, _rec, _timers, _store = env
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    seat = match.to_act
+    assert seat == 1  # the dealer is seat 0; the seat to its right bids first
+    move = match.move_number
+    # Someone else's button (forged): refused, nothing changes.
+    with pytest.raises(ServiceError) as err:
+        await service.act(table.id, ALICE, seat, move, Bid(5))
+    assert err.value.key == "error.not_your_seat"
+    # Not the user's turn.
+    with pytest.raises(ServiceError) as err:
+        await service.act(table.id, ALICE, 0, move, Bid(5))
+    assert err.value.key == "error.not_your_turn"
+    # An illegal action (a forged custom id) is refused with the engine's reason.
+    with pytest.raises(IllegalMove):
+        await service.act(table.id, BOB, seat, move, Play(0))
+    with pytest.raises(ServiceError) as err:
+        await service.act(table.id, BOB, seat, move, "gibberish")
+    assert err.value.key == "error.forged"
+    assert match.move_number == move
+    # The click goes through once; the doubled click is stale.
+    await service.act(table.id, BOB, seat, move, Bid(5))
+    with pytest.raises(StaleAction) as stale:
+        await service.act(table.id, BOB, seat, move, Bid(5))
+    assert stale.value.current == move + 1
+    assert match.move_number == move + 1
+    # A button from the future is stale too.
+    with pytest.raises(StaleAction):
+        await service.act(table.id, CAROL, 2, move + 7, PASS)
+
+
+async def test_turn_timeouts_hand_the_seat_to_a_computer(env: Any) -> None:
+    service, rec, timers, store = env
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    assert match.to_act == 1
+    await timers.advance(59)
+    assert match.move_number == 0
+    await timers.advance(2)  # Bob's 60 s run out: the computer plays for him
+    assert match.move_number == 1
+    assert rec.kinds("timeout")[-1][2:] == (1, rec.kinds("action")[-1][3], False)
+    assert rec.kinds("action")[-1][4] == "timeout"
+    # Everyone keeps timing out; at a second time-out in a row a seat is handed over.
+    for _ in range(8):
+        if any(e[4] for e in rec.kinds("timeout")):
+            break
+        await timers.advance(61)
+    handed = [e for e in rec.kinds("timeout") if e[4]]
+    assert handed
+    away = handed[0][2]
+    assert table.seats[away].is_away
+    stored = await store.get_game(table.id)
+    assert stored.seats[away].is_away
+    # A computer now plays that seat's turns after the short delay.
+    for _ in range(20):
+        if match.to_act == away:
+            break
+        await timers.advance(61)
+    assert match.to_act == away
+    before = match.move_number
+    await timers.advance(1.5)
+    assert match.move_number == before + 1
+    assert rec.kinds("action")[-1][4] == "bot"
+    # The person comes back (opening their hand) and gets the seat back.
+    assert await service.come_back(table.id, user_at(table, away))
+    assert not table.seats[away].is_away
+
+
+async def test_leaver_is_replaced_by_a_computer(env: Any) -> None:
+    service, _rec, timers, _store = env
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    await service.leave(table.id, BOB)
+    assert table.seats[1].is_bot
+    await timers.advance(1.5)
+    assert match.move_number == 1
+
+
+async def test_restart_restores_the_table_and_play_continues(tmp_path: Path) -> None:
+    path = tmp_path / "restart.sqlite3"
+    service, _rec, _timers, store = await make_service(path)
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    for _ in range(9):  # the auction, trump and a few cards
+        seat = match.to_act
+        assert seat is not None
+        await service.act(
+            table.id, user_at(table, seat), seat, match.move_number, match.legal_actions()[0]
+        )
+    moves = [format_action(a) for a in match.actions]
+    hands = list(match.deal.hands)
+    await service.close()
+    await store.close()
+
+    service2, rec2, timers2, store2 = await make_service(path)
+    try:
+        assert await service2.restore() == [table.id]
+        again = service2.get(table.id)
+        assert again.match is not None
+        assert [format_action(a) for a in again.match.actions] == moves
+        assert list(again.match.deal.hands) == hands
+        # The turn timer is armed again and play continues.
+        assert timers2.pending(f"turn:{table.id}")
+        seat = again.match.to_act
+        assert seat is not None
+        await service2.act(
+            table.id, user_at(again, seat), seat, again.match.move_number,
+            again.match.legal_actions()[0],
+        )
+        assert again.match.move_number == len(moves) + 1
+        assert rec2.kinds("action")
+    finally:
+        await service2.close()
+        await store2.close()
+
+
+async def test_lobby_rules(env: Any) -> None:
+    service, rec, _timers, _store = env
+    table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
+    with pytest.raises(ServiceError) as err:
+        await service.join(table.id, ALICE, "Alice")
+    assert err.value.key == "error.already_seated"
+    await service.join(table.id, BOB, "Bob")
+    with pytest.raises(ServiceError) as err:
+        await service.start(table.id, BOB)
+    assert err.value.key == "error.host_only"
+    await service.leave(table.id, BOB)
+    assert table.seats[1].is_empty
+    assert service.table_here(CHANNEL, ALICE) is table
+    with pytest.raises(ServiceError):
+        await service.cancel(table.id, BOB, is_admin=False)
+    await service.cancel(table.id, BOB, is_admin=True)
+    assert rec.kinds("closed") == [("closed", table.id, "cancelled")]
+    assert service.table_here(CHANNEL) is None
+
+
+async def test_daily_match_once_a_day(env: Any) -> None:
+    service, _rec, _timers, store = env
+    table = await service.start_daily(GUILD, CHANNEL, ALICE, "Alice")
+    match = table.match
+    assert match is not None and table.is_daily
+    assert match.to_act == 0  # the computers answered at once
+    other = await service.start_daily(GUILD, CHANNEL, BOB, "Bob")
+    assert other.match is not None
+    assert other.match.deal.initial_hands == match.deal.initial_hands  # same deals for all
+    assert await service.start_daily(GUILD, CHANNEL, ALICE, "Alice") is table  # resumes
+    while not match.is_over:
+        assert match.to_act == 0
+        await service.act(table.id, ALICE, 0, match.move_number, match.legal_actions()[0])
+    result = await store.daily_result(GUILD, ALICE, day="2026-11-30")
+    assert result is not None and result.score == match.totals[0]
+    with pytest.raises(ServiceError) as err:
+        await service.start_daily(GUILD, CHANNEL, ALICE, "Alice")
+    assert err.value.key == "error.daily_done"
+    board = await store.daily_leaderboard(GUILD, day="2026-11-30")
+    assert [r.user_id for r in board] == [ALICE]
