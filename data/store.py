@@ -134,14 +134,19 @@ def seat_stats(records: Sequence[Mapping[str, Any]], seat: int) -> dict[str, int
     return out
 
 
-def placements_of(totals: Sequence[int], winners: Sequence[int] | None = None) -> list[int]:
-    """1 for the winners, else 1 + the number of seats with a strictly higher total."""
+def placements_of(
+    totals: Sequence[int], winners: Sequence[int] | None = None, *, partnership: bool = False
+) -> list[int]:
+    """Each seat's place: 1 for the winners, else 1 + the number of seats (with
+    partnerships: of sides) with a strictly higher total. Equal totals share a place."""
     if winners is None:
         best = max(totals)
         winners = [s for s, t in enumerate(totals) if t == best]
     win = set(winners)
+    sides = (0, 1) if partnership else range(len(totals))
     return [
-        1 if s in win else max(2, 1 + sum(1 for u in totals if u > t)) for s, t in enumerate(totals)
+        1 if s in win else max(2, 1 + sum(1 for u in sides if totals[u] > t))
+        for s, t in enumerate(totals)
     ]
 
 
@@ -853,9 +858,9 @@ class Store:
         if len(totals) != 4:
             raise ValueError("four totals expected")
         totals = [int(t) for t in totals]
-        places = placements_of(totals, winners)
-        keys = [s.player_key for s in seats]
         partnership = bool(rules.get("partnership", False))
+        places = placements_of(totals, winners, partnership=partnership)
+        keys = [s.player_key for s in seats]
         preset = str(rules.get("preset", "standard"))
         when = self._now() if finished_at is None else _utc(finished_at)
         at = _iso(when)

@@ -1,0 +1,211 @@
+"""Durability and concurrency: a writer killed mid-stream, writers racing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from data import StaleMoveError, Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Appends actions forever, printing each move number once it is committed.
+APPENDER = r"""
+import asyncio, sys
+from data import Store
+
+async def main(path, game_id):
+    store = await Store.open(path)
+    move = (await store.get_game(game_id)).move
+    while True:
+        move = await store.append_action(
+            game_id, move, f"act {move + 1}", seat=move % 4, phase=f"phase {move + 1}",
+            to_act=(move + 1) % 4, snapshot={"move": move + 1, "pad": "x" * 3000},
+        )
+        print(move, flush=True)
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+# Appends N actions to a shared game, retrying when the other writer got there first.
+RACER = r"""
+import asyncio, sys
+from data import Store, StaleMoveError
+
+async def main(path, game_id, tag, n):
+    store = await Store.open(path, busy_timeout_ms=10000)
+    done = stale = 0
+    while done < n:
+        move = (await store.get_game(game_id)).move
+        try:
+            await store.append_action(game_id, move, f"{tag} {done}", seat=0, phase="p", to_act=1)
+            done += 1
+        except StaleMoveError:
+            stale += 1
+    await store.close()
+    print(stale, flush=True)
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])))
+"""
+
+
+def _spawn(code: str, *args: object) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *map(str, args)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+async def _check_consistent(path: Path, game_id: int) -> int:
+    store = await Store.open(path)
+    try:
+        assert await store.integrity_check() == "ok"
+        game = await store.load_game(game_id)
+        n = game.move
+        assert game.actions == tuple(f"act {i}" for i in range(1, n + 1))
+        if n:
+            # the table row and its snapshot belong to the same, last committed action
+            assert game.phase == f"phase {n}" and game.to_act == n % 4
+            assert game.snapshot["move"] == n and game.snapshot_move == n
+        return n
+    finally:
+        await store.close()
+
+
+async def test_killed_writer_loses_nothing_committed(tmp_path: Path) -> None:
+    path = tmp_path / "crash.sqlite3"
+    store = await Store.open(path)
+    game_id = (await store.create_game(1, 2, 3, {"seed": 1})).id
+    await store.close()
+
+    rng = random.Random(2026)
+    acked = 0
+    for _ in range(3):
+        proc = _spawn(APPENDER, path, game_id)
+        assert proc.stdout is not None
+        target = acked + rng.randint(20, 80)
+        while acked < target:
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else "writer died"
+            acked = int(line)
+        time.sleep(rng.random() * 0.01)  # let it get into the middle of later commits
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert proc.returncode == -signal.SIGKILL
+        proc.stdout.close()
+        if proc.stderr:
+            proc.stderr.close()
+        n = await _check_consistent(path, game_id)
+        assert n >= acked  # every acknowledged action survived
+        assert n <= acked + 50  # sanity: it did not invent actions
+        acked = n
+
+
+async def test_two_processes_writing_one_game(tmp_path: Path) -> None:
+    path = tmp_path / "race.sqlite3"
+    store = await Store.open(path)
+    game_id = (await store.create_game(1, 2, 3, {})).id
+    await store.close()
+    n = 60
+    procs = [_spawn(RACER, path, game_id, tag, n) for tag in ("A", "B")]
+    for p in procs:
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+    store = await Store.open(path)
+    try:
+        game = await store.load_game(game_id)
+        assert game.move == 2 * n == len(game.actions)
+        for tag in ("A", "B"):
+            assert [a for a in game.actions if a.startswith(tag)] == [
+                f"{tag} {i}" for i in range(n)
+            ]
+        log = await store.action_log(game_id)
+        assert [e.move for e in log] == list(range(1, 2 * n + 1))
+    finally:
+        await store.close()
+
+
+async def test_double_click_across_two_connections(tmp_path: Path) -> None:
+    path = tmp_path / "two.sqlite3"
+    a = await Store.open(path)
+    b = await Store.open(path)
+    try:
+        g = await a.create_game(1, 2, 3, {})
+        for move in range(10):
+            res = await asyncio.gather(
+                a.append_action(g.id, move, f"a{move}", seat=0, phase="p", to_act=1),
+                b.append_action(g.id, move, f"b{move}", seat=0, phase="p", to_act=1),
+                return_exceptions=True,
+            )
+            assert sorted(map(type, res), key=str) == sorted([int, StaleMoveError], key=str)
+        loaded = await b.load_game(g.id)
+        assert loaded.move == 10 and len(loaded.actions) == 10
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_reader_never_sees_half_an_action(tmp_path: Path) -> None:
+    """While one connection appends, another keeps loading: row and log always agree."""
+    path = tmp_path / "read.sqlite3"
+    w = await Store.open(path)
+    r = await Store.open(path)
+    try:
+        g = await w.create_game(1, 2, 3, {})
+
+        async def write() -> None:
+            for move in range(150):
+                await w.append_action(g.id, move, f"act {move + 1}", seat=0, phase="p", to_act=1)
+
+        async def read() -> int:
+            seen = 0
+            while seen < 150:
+                game = await r.load_game(g.id)  # raises if row and log disagree
+                assert len(game.actions) == game.move >= seen
+                seen = game.move
+            return seen
+
+        _, seen = await asyncio.gather(write(), read())
+        assert seen == 150
+    finally:
+        await w.close()
+        await r.close()
+
+
+def test_wal_files_recover_with_plain_sqlite(tmp_path: Path) -> None:
+    """A database copied while the WAL exists is still readable by any SQLite."""
+    path = tmp_path / "plain.sqlite3"
+
+    async def fill() -> None:
+        s = await Store.open(path)
+        g = await s.create_game(1, 2, 3, {})
+        await s.append_action(g.id, 0, "bid 5", seat=1, phase="auction", to_act=2)
+        await s.close()
+
+    asyncio.run(fill())
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT action FROM game_actions").fetchall() == [("bid 5",)]
+
+
+async def test_kill_right_after_the_first_commit(tmp_path: Path) -> None:
+    """Killed just after its first acknowledged action: that action is there."""
+    path = tmp_path / "early.sqlite3"
+    store = await Store.open(path)
+    game_id = (await store.create_game(1, 2, 3, {})).id
+    await store.close()
+    proc = _spawn(APPENDER, path, game_id)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "1"
+    proc.kill()
+    proc.communicate()
+    assert await _check_consistent(path, game_id) >= 1

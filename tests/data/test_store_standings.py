@@ -1,0 +1,250 @@
+"""Finished matches, ratings and the per-server standings."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from data import AlreadyRecordedError, GameClosedError, Seat, Store, bot_key, user_key
+from data.bench import STANDARD_RULES, engine_match, synthetic_record
+from data.store import placements_of, seat_stats
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "standings.sqlite3", clock=clock)
+    yield s
+    await s.close()
+
+
+def record(
+    scores: list[int],
+    holder: int = 0,
+    bid: int = 5,
+    won: list[int] | None = None,
+    partnership: bool = False,
+) -> dict[str, Any]:
+    rec = synthetic_record(random.Random(sum(scores) + holder))
+    rec["score"] = scores
+    rec["contract"] = {"seat": holder, "bid": bid, "forced": False, "trump": "S"}
+    rec["tricks_won"] = won or [5, 3, 3, 2]
+    rec["rules"] = dict(STANDARD_RULES, partnership=partnership)
+    return rec
+
+
+PEOPLE = [Seat.human(1), Seat.human(2), Seat.human(3), Seat.human(4)]
+
+
+def test_placements_and_seat_stats() -> None:
+    assert placements_of([10, 30, 30, -5]) == [3, 1, 1, 4]
+    assert placements_of([10, 30, 20, -5], winners=[1]) == [3, 1, 2, 4]
+    assert placements_of([8, -8, 8, -8], partnership=True) == [1, 2, 1, 2]
+    recs = [
+        record([51, 12, 11, -10], holder=0, bid=5, won=[6, 2, 1, 0]),  # holder made
+        record([-60, 12, 22, 11], holder=0, bid=6, won=[5, 2, 3, 3]),  # holder went down
+        record([12, 71, 11, -10], holder=1, bid=7, won=[2, 7, 1, 0]),
+    ]
+    assert seat_stats(recs, 0) == {"deals": 3, "score": 3, "taken": 2, "made": 1, "down": 1}
+    assert seat_stats(recs, 3) == {"deals": 3, "score": -9, "taken": 0, "made": 0, "down": 2}
+    # partnership: the holder's team pools its tricks
+    p = record([7, -7, 7, -7], holder=0, bid=7, won=[3, 3, 4, 3], partnership=True)
+    assert seat_stats([p], 0)["made"] == 1
+
+
+async def test_record_match_round_trip(store: Store) -> None:
+    recs = [record([51, 12, 11, -10], won=[6, 2, 1, 0]), record([12, 61, 12, 11], holder=1, bid=6)]
+    g = await store.create_game(7, 8, 1, {}, seats=PEOPLE)
+    await store.start_game(g.id, phase="auction", to_act=1)
+    m = await store.record_match(7, PEOPLE, recs, rules=STANDARD_RULES, seed=99, game_id=g.id)
+    assert m.totals == [63, 73, 23, 1] and m.winners == [1]
+    assert [p.placement for p in m.players] == [2, 1, 3, 4]
+    assert m.finished_at.startswith("2026-03-10T12:00")
+    game = await store.get_game(g.id)
+    assert game.status == "finished"  # in the same transaction
+
+    got = await store.get_match(m.id)
+    assert got is not None
+    assert got.players == m.players and got.totals == m.totals and got.seed == 99
+    assert got.rules == STANDARD_RULES and got.preset == "standard" and got.game_id == g.id
+    assert got.records == tuple(recs)
+    lines = (await store.match_records_jsonl([m.id])).splitlines()
+    assert [json.loads(x) for x in lines] == recs
+
+    with pytest.raises((AlreadyRecordedError, GameClosedError)):
+        await store.record_match(7, PEOPLE, recs, rules=STANDARD_RULES, game_id=g.id)
+
+
+async def test_already_recorded_is_refused(store: Store) -> None:
+    """Even if the table was reopened somehow, a game is recorded once."""
+    g = await store.create_game(7, 8, 1, {}, seats=PEOPLE)
+    await store.record_match(7, PEOPLE, [record([1, 2, 3, 4])], rules=STANDARD_RULES, game_id=g.id)
+    async with store._tx() as db:
+        await db.execute("UPDATE games SET status = 'playing' WHERE id = ?", (g.id,))
+    with pytest.raises(AlreadyRecordedError):
+        await store.record_match(
+            7, PEOPLE, [record([1, 2, 3, 4])], rules=STANDARD_RULES, game_id=g.id
+        )
+    assert len(await store.recent_matches(7)) == 1
+
+
+async def test_free_for_all_rating_update(store: Store) -> None:
+    m = await store.record_match(1, PEOPLE, [record([40, 20, 10, -30])], rules=STANDARD_RULES)
+    by_seat = {p.seat: p for p in m.players}
+    assert by_seat[0].rating_change > 0 and by_seat[0].mu_after > by_seat[0].mu_before
+    assert by_seat[3].rating_change < 0 and by_seat[3].mu_after < by_seat[3].mu_before
+    assert by_seat[0].mu_after > by_seat[1].mu_after > by_seat[2].mu_after > by_seat[3].mu_after
+    # the next match starts from the stored ratings
+    mu_before = (await store.rating(1, user_key(1)))[0]
+    assert mu_before == pytest.approx(by_seat[0].mu_after)
+    m2 = await store.record_match(1, PEOPLE, [record([-30, 10, 20, 40])], rules=STANDARD_RULES)
+    p0 = m2.players[0]
+    assert p0.mu_before == pytest.approx(mu_before) and p0.mu_after < mu_before
+    # other servers are separate
+    mu, sigma = await store.rating(2, user_key(1))
+    assert mu == 25.0
+    assert sigma == pytest.approx(25 / 3)
+
+
+async def test_partnership_rates_both_partners(store: Store) -> None:
+    rules = dict(STANDARD_RULES, preset="esli", partnership=True, scoring="tricks")
+    recs = [record([8, -8, 8, -8], holder=0, bid=7, won=[4, 2, 4, 3], partnership=True)]
+    m = await store.record_match(1, PEOPLE, recs, rules=rules)
+    p = {x.seat: x for x in m.players}
+    assert p[0].won and p[2].won and not p[1].won and not p[3].won
+    assert p[0].placement == p[2].placement == 1 and p[1].placement == p[3].placement == 2
+    for s in (0, 2):
+        assert p[s].mu_after > p[s].mu_before and p[s].rating_change > 0
+    for s in (1, 3):
+        assert p[s].mu_after < p[s].mu_before and p[s].rating_change < 0
+    assert p[0].mu_after == pytest.approx(p[2].mu_after)
+    assert m.partnership
+    for uid in (1, 3):
+        st = await store.player_stats(1, user_key(uid))
+        assert st is not None and st.wins == 1 and st.rating > 0
+    assert p[0].contracts_taken == 1 and p[0].contracts_made == 1 and p[2].contracts_taken == 0
+
+
+async def test_computer_players_have_their_own_ratings(store: Store) -> None:
+    seats = [Seat.human(1), Seat.bot("hard"), Seat.bot("hard"), Seat(5, "easy")]  # 5 is away
+    m = await store.record_match(1, seats, [record([-30, 40, 20, 10])], rules=STANDARD_RULES)
+    keys = [p.player_key for p in m.players]
+    assert keys == [user_key(1), bot_key("hard"), bot_key("hard"), user_key(5)]
+    assert m.players[3].bot_level is None and m.players[1].bot_level == "hard"
+    hard = await store.player_stats(1, bot_key("hard"))
+    assert hard is not None and hard.matches == 2 and hard.wins == 1 and hard.is_bot
+    assert hard.mu > 25  # first and second place
+    assert m.players[1].mu_after == m.players[2].mu_after  # one rating for the level
+    board = await store.leaderboard(1)
+    assert board[0].player_key == bot_key("hard")
+    people = await store.leaderboard(1, include_bots=False)
+    assert all(not s.is_bot for s in people) and len(people) == 2
+
+
+async def test_leaderboards_and_stats(store: Store, clock: Clock) -> None:
+    # March: player 1 wins twice, player 2 once
+    await store.record_match(
+        1, PEOPLE, [record([50, 10, 5, -10], won=[6, 3, 2, 2])], rules=STANDARD_RULES
+    )
+    await store.record_match(
+        1, PEOPLE, [record([40, 30, 5, -10], won=[6, 3, 2, 2])], rules=STANDARD_RULES
+    )
+    await store.record_match(
+        1, PEOPLE, [record([-60, 50, 5, 11], won=[4, 4, 3, 2])], rules=STANDARD_RULES
+    )
+    clock.now = datetime(2026, 4, 2, 9, 0, tzinfo=UTC)
+    seats = [Seat.human(3), Seat.human(2), Seat.human(5), Seat.human(6)]
+    await store.record_match(
+        1, seats, [record([70, 10, 5, -10], won=[7, 3, 2, 1])], rules=STANDARD_RULES
+    )
+
+    wins = await store.leaderboard(1, by="wins")
+    assert [(s.player_key, s.wins, s.rank) for s in wins[:3]] == [
+        (user_key(1), 2, 1),
+        (user_key(2), 1, 2),
+        (user_key(3), 1, 3),
+    ]
+    rating = await store.leaderboard(1, by="rating")
+    assert [s.rating for s in rating] == sorted((s.rating for s in rating), reverse=True)
+    assert len(rating) == 6
+
+    april = await store.leaderboard(1, by="wins", period="month")
+    assert {s.player_key for s in april} == {user_key(u) for u in (2, 3, 5, 6)}
+    assert april[0].player_key == user_key(3) and april[0].matches == 1
+    march = await store.leaderboard(1, by="wins", period="2026-03")
+    assert [s.player_key for s in march][:2] == [user_key(1), user_key(2)]
+    assert all(s.period == "2026-03" for s in march)
+    assert await store.leaderboard(1, period="2025-01") == []
+    assert await store.leaderboard(2) == []
+    with pytest.raises(ValueError):
+        await store.leaderboard(1, by="luck")
+    with pytest.raises(ValueError):
+        await store.leaderboard(1, period="yesterday")
+
+    st = await store.player_stats(1, user_key(1))
+    assert st is not None
+    assert (st.matches, st.wins, st.deals, st.deal_score_sum) == (3, 2, 3, 30)
+    assert st.average_deal_score == pytest.approx(10.0)
+    assert (st.contracts_taken, st.contracts_made, st.went_down) == (3, 2, 1)
+    assert st.rank == 1 + sum(1 for s in rating if s.rating > st.rating)
+    assert await store.player_stats(1, user_key(42)) is None
+    p3 = await store.player_stats(1, user_key(3), period="month")
+    assert p3 is not None and p3.matches == 1 and p3.rating_change > 0
+    # offset paging keeps the rank numbering
+    page2 = await store.leaderboard(1, limit=2, offset=2)
+    assert [s.rank for s in page2] == [3, 4]
+    regulars = await store.leaderboard(1, min_matches=3)
+    assert [s.player_key for s in regulars] == [s.player_key for s in rating if s.matches >= 3]
+    assert [s.rank for s in regulars] == list(range(1, len(regulars) + 1))
+
+
+async def test_recent_matches(store: Store) -> None:
+    ids = []
+    for i in range(5):
+        seats = PEOPLE if i % 2 == 0 else [Seat.human(9), *PEOPLE[1:]]
+        m = await store.record_match(1, seats, [record([i, 0, 0, 0])], rules=STANDARD_RULES)
+        ids.append(m.id)
+    mine = await store.recent_matches(1, user_key(1), limit=10)
+    assert [m.id for m in mine] == [ids[4], ids[2], ids[0]]
+    assert all(m.records is None for m in mine)
+    with_recs = await store.recent_matches(1, user_key(1), limit=2, with_records=True)
+    assert [m.id for m in with_recs] == [ids[4], ids[2]]
+    assert with_recs[0].records is not None and with_recs[0].records[0]["score"] == [4, 0, 0, 0]
+    older = await store.recent_matches(1, user_key(1), before_id=ids[2])
+    assert [m.id for m in older] == [ids[0]]
+    assert [m.id for m in await store.recent_matches(1, limit=2)] == [ids[4], ids[3]]
+    assert await store.recent_matches(2) == []
+
+
+async def test_engine_match_records_round_trip(store: Store) -> None:
+    pytest.importorskip("batak")
+    from batak import deal_from_record
+
+    recs = engine_match(11)
+    totals = [sum(r["score"][s] for r in recs) for s in range(4)]
+    m = await store.record_match(3, PEOPLE, recs, rules=recs[0]["rules"], totals=totals)
+    got = await store.get_match(m.id)
+    assert got is not None and got.records is not None
+    assert list(got.records) == recs
+    for r in got.records:
+        deal_from_record(r)  # the engine's reader accepts what the store gives back
+    jsonl = await store.match_records_jsonl([m.id])
+    assert [json.loads(line) for line in jsonl.splitlines()] == recs
