@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from batak.cards import (
     ABOVE,
@@ -40,6 +40,10 @@ class Phase(Enum):
     TRUMP = "trump"
     PLAY = "play"
     DONE = "done"
+
+
+_AUCTION: Final = Phase.AUCTION
+_PLAY: Final = Phase.PLAY
 
 
 class IllegalAction(ValueError):
@@ -137,8 +141,7 @@ class Contract:
     trump: Suit | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A completed trick. ``legal[i]`` is the legal set offered for ``cards[i]``."""
 
     leader: int
@@ -196,6 +199,7 @@ class Deal:
     """One deal of Batak. Seats 0..3 are in playing order."""
 
     __slots__ = (
+        "_breaks_on_any",
         "_high_seat",
         "_led_high",
         "_legal",
@@ -252,6 +256,7 @@ class Deal:
         self.trump: Suit | None = None
         self._trump_mask = 0
         self.trump_broken = False
+        self._breaks_on_any = False
         self.trick_leader = -1
         self.trick: list[Card] = []
         self.trick_legal: list[CardMask] = []
@@ -358,7 +363,7 @@ class Deal:
         """The cards the seat to act may play, as a mask (0 outside play)."""
         if self._legal >= 0:
             return self._legal
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return 0
         hand = self.hands[self.to_act]
         trick = self.trick
@@ -395,7 +400,7 @@ class Deal:
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take now, in a stable order."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             mask = self.legal_card_mask()
             table = _SUIT_PLAYS
             out: list[Action] = []
@@ -513,7 +518,7 @@ class Deal:
 
     def play_card(self, card: Card) -> None:
         """Play ``card`` for the seat to act (the fast path of :meth:`apply`)."""
-        if self.phase is not Phase.PLAY or not (self.legal_card_mask() >> card) & 1:
+        if self.phase is not _PLAY or not (self.legal_card_mask() >> card) & 1:
             raise IllegalAction(self.explain_illegal(PLAYS[card] if 0 <= card < 52 else Play(card)))
         seat = self.to_act
         bit = 1 << card
@@ -529,7 +534,7 @@ class Deal:
             self._win_seat = seat
             if is_trump:
                 self._trump_high = card
-                if self.rules.trump_lead == "after-trump-played":
+                if self._breaks_on_any:
                     self.trump_broken = True
         elif is_trump:
             if card > self._trump_high:
@@ -538,8 +543,7 @@ class Deal:
             if card // 13 == trick[0] // 13:
                 self._led_high = max(self._led_high, card)
             if not self.trump_broken and (
-                self.rules.trump_lead == "after-trump-played"
-                or not (self._trump_mask >> trick[0]) & 1
+                self._breaks_on_any or not (self._trump_mask >> trick[0]) & 1
             ):
                 self.trump_broken = True
         elif card // 13 == trick[0] // 13 and card > self._led_high:
@@ -620,6 +624,7 @@ class Deal:
         self.trump = trump
         self._trump_mask = SUIT_MASKS[trump]
         self.trump_broken = self.rules.trump_lead == "free"
+        self._breaks_on_any = self.rules.trump_lead == "after-trump-played"
         self.phase = Phase.PLAY
         self._legal = -1
 

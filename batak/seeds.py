@@ -1,11 +1,12 @@
 """Deterministic dealing from integer seeds, the same on every platform.
 
 Shuffling does not use :mod:`random` (whose algorithms are not promised to
-stay the same across Python versions). A seed is turned into a stream of
-bytes by SHAKE-256 (``"batak-shuffle/1|<seed>"``), read as big-endian 64-bit
-numbers, and those drive a Fisher–Yates shuffle with rejection sampling (a
-number at or above the largest multiple of ``n`` below 2**64 is skipped), so a
-seed gives the same four hands everywhere, forever.
+stay the same across Python versions). A seed is turned into 52 keys of 64
+bits by SHAKE-256 (the bytes of ``"batak-shuffle/1|<seed>"``, read as big-endian
+unsigned 64-bit numbers), one key per card in card order (spades 2 … clubs A),
+and the deck is the cards sorted by key (equal keys, which practically never
+happen, keep card order). Sorting by independent uniform keys is a uniform
+shuffle, so a seed gives the same four hands everywhere, forever.
 
 Seeds are non-negative integers below 2**63: they fit SQLite's INTEGER.
 """
@@ -19,36 +20,15 @@ import struct
 from batak.cards import CardMask
 
 SEED_LIMIT = 1 << 63
-_DRAWS = 51
-
-
-def _stream(seed: int, words: int) -> tuple[int, ...]:
-    data = hashlib.shake_256(b"batak-shuffle/1|%d" % seed).digest(8 * words)
-    return struct.unpack(f">{words}Q", data)
+_UNPACK = struct.Struct(">52Q").unpack
 
 
 def shuffled_deck(seed: int) -> list[int]:
     """The 52 cards in the order that ``seed`` gives."""
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT:
         raise ValueError(f"a seed must be an integer 0 <= seed < 2**63, not {seed!r}")
-    words = _DRAWS + 8
-    numbers = _stream(seed, words)
-    deck = list(range(52))
-    k = 0
-    for i in range(51, 0, -1):
-        n = i + 1
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            if k == len(numbers):  # astronomically rare: read further along the stream
-                words *= 2
-                numbers = _stream(seed, words)
-            r = numbers[k]
-            k += 1
-            if r < limit:
-                break
-        j = r % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    keys = _UNPACK(hashlib.shake_256(b"batak-shuffle/1|%d" % seed).digest(416))
+    return sorted(range(52), key=keys.__getitem__)
 
 
 def deal_hands(seed: int) -> tuple[CardMask, CardMask, CardMask, CardMask]:

@@ -53,7 +53,7 @@ def test_seeds_are_deterministic_and_platform_independent() -> None:
 
 
 # Computed once and written down: a change to dealing or seeding breaks this test.
-GOLDEN = ([3, 5, 41, 36, 40, 17, 7, 34], 5968795284247353928, 592139709685740848)
+GOLDEN = ([18, 6, 51, 20, 29, 47, 45, 9], 5968795284247353928, 592139709685740848)
 
 
 def test_bad_seeds_are_rejected() -> None:
