@@ -1,0 +1,274 @@
+"""Start a real bot process against the fake Discord.
+
+    from tests.fakediscord.driver import Driver          # or: from .driver import Driver
+    from tests.fakediscord.fixtures import running_bot
+
+    async with Driver() as d:
+        alice = d.create_user("alice")
+        guild = d.create_guild(members=[alice])
+        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)}) as bot:
+            await d.slash(alice, "batak new")
+            await bot.restart()              # SIGKILL, start again on the same database
+            print(bot.rss_bytes(), bot.output())
+
+The bot runs as ``python bot.py`` from the repository root with ``PYTHONPATH`` holding this
+directory (for ``sitecustomize.py``) and the repository, ``BATAK_FAKE_DISCORD`` pointing at
+the fake, ``DISCORD_TOKEN=fake-token``, ``DATABASE_PATH`` in a fresh temporary directory
+(kept across restarts), ``LOG_LEVEL=INFO``; ``env=`` adds to or overrides these.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from .driver import Driver
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+BOT_SCRIPT = REPO_ROOT / "bot.py"
+ECHO_BOT = HERE / "echo_bot.py"
+
+__all__ = ["BOT_SCRIPT", "ECHO_BOT", "REPO_ROOT", "BotProcess", "running_bot"]
+
+
+class BotProcess:
+    """One bot subprocess (restartable) and its captured output."""
+
+    def __init__(
+        self,
+        driver: Driver,
+        *,
+        script: Path,
+        env: dict[str, str],
+        cwd: Path,
+        workdir: Path,
+        python: str,
+        expect_commands: bool,
+        ready_grace: float,
+        ready_line: str | None,
+        timeout: float,
+    ) -> None:
+        self.driver = driver
+        self.script = script
+        self.env = env
+        self.cwd = cwd
+        self.workdir = workdir
+        self.python = python
+        self.expect_commands = expect_commands
+        self.ready_grace = ready_grace
+        self.ready_line = ready_line
+        self.timeout = timeout
+        self.proc: asyncio.subprocess.Process | None = None
+        self.starts = 0
+        self.log_path = workdir / "bot-0.log"
+        self._log_file: Any = None
+        self._killed_by_us = False
+
+    @property
+    def database_path(self) -> str:
+        return self.env["DATABASE_PATH"]
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self.proc is None else self.proc.returncode
+
+    def output(self) -> str:
+        """Everything the current process printed (stdout and stderr interleaved)."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def all_output(self) -> str:
+        """Output of every start of this bot, oldest first."""
+        return "".join(
+            p.read_text(errors="replace") for p in sorted(self.workdir.glob("bot-*.log"))
+        )
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the bot process (VmRSS from /proc)."""
+        return read_rss(self.pid)
+
+    async def start(self, *, wait: bool = True) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            raise RuntimeError("bot already running")
+        fake = self.driver.fake
+        identifies, syncs = fake.identify_count, fake.command_syncs
+        self.log_path = self.workdir / f"bot-{self.starts}.log"
+        self.starts += 1
+        self._log_file = open(self.log_path, "wb")  # noqa: SIM115 - closed in _closed()
+        self._killed_by_us = False
+        self.proc = await asyncio.create_subprocess_exec(
+            self.python,
+            str(self.script),
+            cwd=str(self.cwd),
+            env=self.env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=self._log_file,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        if wait:
+            await self.wait_ready(identifies, syncs)
+
+    async def wait_ready(self, identifies_before: int, syncs_before: int) -> None:
+        """Until the bot identified on the gateway, synced its commands (if expected) and
+        discord.py's ``on_ready`` delay has passed (``ready_grace`` after the last
+        GUILD_CREATE, or until ``ready_line`` appears in its output)."""
+        fake = self.driver.fake
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+
+        def ready() -> bool:
+            if self.returncode is not None:
+                return True
+            ok = fake.identify_count > identifies_before and fake.bot_connected
+            if self.expect_commands:
+                ok = ok and fake.command_syncs > syncs_before
+            return ok
+
+        if not await fake.wait_state(ready, self.timeout):
+            raise RuntimeError(
+                f"bot not ready within {self.timeout}s (identified: "
+                f"{fake.identify_count > identifies_before}, commands synced: "
+                f"{fake.command_syncs > syncs_before}); output:\n{self.output()[-4000:]}"
+            )
+        self._raise_if_exited()
+        if self.ready_line is not None:
+            while self.ready_line not in self.output():
+                self._raise_if_exited()
+                if loop.time() > deadline:
+                    raise RuntimeError(f"{self.ready_line!r} not printed; output:\n{self.output()}")
+                await asyncio.sleep(0.05)
+        else:
+            left = fake.last_guild_create + self.ready_grace - time.monotonic()
+            if left > 0:
+                await asyncio.sleep(left)
+        self._raise_if_exited()
+
+    def _raise_if_exited(self) -> None:
+        if self.returncode is not None:
+            raise RuntimeError(
+                f"bot exited with code {self.returncode}; output:\n{self.output()[-6000:]}"
+            )
+
+    async def kill(self, sig: int = signal.SIGKILL, timeout: float = 10.0) -> int:
+        """Send ``sig`` and wait for the exit (SIGKILL: no chance to clean up)."""
+        if self.proc is None or self.proc.returncode is not None:
+            return self.returncode or 0
+        self._killed_by_us = True
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.send_signal(sig)
+        try:
+            rc = await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            self.proc.kill()
+            rc = await self.proc.wait()
+        self._closed()
+        # Let the fake notice the closed websocket.
+        await self.driver.fake.wait_state(lambda: not self.driver.fake.bot_connected, 2.0)
+        return rc
+
+    async def stop(self) -> int:
+        """SIGTERM, then SIGKILL after 5 s."""
+        return await self.kill(signal.SIGTERM, timeout=5.0)
+
+    async def restart(self, sig: int = signal.SIGKILL) -> None:
+        """Kill (SIGKILL by default, as a crash would) and start again on the same database."""
+        await self.kill(sig)
+        await self.start()
+
+    def _closed(self) -> None:
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+
+def read_rss(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def bot_env(driver: Driver, workdir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DISCORD_", "BATAK_")) and k not in ("DATABASE_PATH", "DEV_GUILD_ID")
+    }
+    pythonpath = [str(HERE), str(REPO_ROOT)]
+    if os.environ.get("PYTHONPATH"):
+        pythonpath.append(os.environ["PYTHONPATH"])
+    env.update(
+        {
+            "BATAK_FAKE_DISCORD": driver.url,
+            "DISCORD_TOKEN": driver.fake.expected_token or "fake-token",
+            "DATABASE_PATH": str(workdir / "batak.db"),
+            "LOG_LEVEL": "INFO",
+            "PYTHONPATH": os.pathsep.join(pythonpath),
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+    )
+    env.update(extra or {})
+    return env
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    driver: Driver,
+    *,
+    env: dict[str, str] | None = None,
+    script: Path | str = BOT_SCRIPT,
+    cwd: Path | str = REPO_ROOT,
+    expect_commands: bool = True,
+    ready_grace: float = 2.2,
+    ready_line: str | None = None,
+    timeout: float = 30.0,
+    python: str = sys.executable,
+    keep_workdir: bool = False,
+) -> AsyncIterator[BotProcess]:
+    """Run ``script`` (default: the real ``bot.py``) against ``driver``'s fake until the
+    block ends; then SIGTERM (SIGKILL after 5 s) and remove the temporary directory.
+
+    ``expect_commands``: also wait for a command sync (PUT .../commands) before yielding.
+    ``ready_grace``: discord.py fires ``on_ready`` ``guild_ready_timeout`` (2 s default)
+    after the last GUILD_CREATE; tables restored in ``on_ready`` need that wait.
+    """
+    workdir = Path(tempfile.mkdtemp(prefix="batak-e2e-"))
+    bot = BotProcess(
+        driver,
+        script=Path(script),
+        env=bot_env(driver, workdir, env),
+        cwd=Path(cwd),
+        workdir=workdir,
+        python=python,
+        expect_commands=expect_commands,
+        ready_grace=ready_grace,
+        ready_line=ready_line,
+        timeout=timeout,
+    )
+    try:
+        await bot.start()
+        yield bot
+    finally:
+        await bot.stop()
+        bot._closed()
+        if not keep_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
