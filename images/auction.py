@@ -13,10 +13,10 @@ W = 960
 COL_W = 216
 GRID_X = (W - 4 * COL_W) // 2
 HEAD_H = 150
-COL_HEAD_H = 96
+COL_HEAD_H = 128
 ROW_H = 54
 FOOT_H = 64
-MIN_ROWS = 3
+MIN_ROWS = 2
 CELL_W, CELL_H = 150, 40
 
 
@@ -86,7 +86,8 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
         dr.panel(im, (x0, top, x1, top + COL_HEAD_H - 12), th,
                  outline=th.accent if active else None, width=3 if active else 2,
                  with_shadow=not active)
-        dr.paste(im, dr.player_avatar(44, p.name, p.initials, p.avatar_colour), (x0 + 12, top + 12))
+        mid = (x0 + x1) // 2
+        dr.paste(im, dr.player_avatar(40, p.name, p.initials, p.avatar_colour), (mid - 20, top + 12))
         tags = []
         if seat == view.dealer:
             tags.append("dealer")
@@ -94,13 +95,13 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
             tags.append("team " + "AB"[seat % 2])
         if seat == view.viewer_seat:
             tags.append("you")
-        dr.name_text(d, (x0 + 64, top + 22), p.name, 20, th.text, x1 - x0 - 76,
-                     seat_fallback(seat), anchor="lm")
-        d.text((x0 + 64, top + 46), " · ".join(tags) if tags else f"seat {seat + 1}",
-               font=font(15), fill=th.dim, anchor="lm")
+        dr.name_text(d, (mid, top + 70), p.name, 20, th.text, x1 - x0 - 20,
+                     seat_fallback(seat), anchor="mm")
+        if tags:
+            d.text((mid, top + 94), " · ".join(tags), font=font(15), fill=th.dim, anchor="mm")
         if view.partnership:
             stripe = dr.rounded((x1 - x0 - 24, 5), 2, dr.rgba(th.team_colours[seat % 2]))
-            dr.paste(im, stripe, (x0 + 12, top + COL_HEAD_H - 26))
+            dr.paste(im, stripe, (x0 + 12, top + COL_HEAD_H - 22))
 
     # the calls, one row per round
     gy = top + COL_HEAD_H
@@ -140,6 +141,12 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
     if view.blind:
         bits.append("hands shown after the auction")
     d.text((GRID_X + 8, fy + 12), " · ".join(bits), font=font(17), fill=th.dim, anchor="lm")
+    if view.to_act is None and view.contract is not None:
+        c = view.contract
+        who = display_name(view.players[c.seat].name, 17, True, 220, seat_fallback(c.seat))
+        t = dr.pill(f"{who} holds the contract: {c.bid}", 17, th.accent, th.accent_text,
+                    height=34, pad_x=16)
+        dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
     if view.to_act is not None:
         p = view.players[view.to_act]
         msg = display_name(p.name, 20, True, 220, seat_fallback(view.to_act))

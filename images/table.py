@@ -153,7 +153,7 @@ def _line2(view: TableView, seat: int, theme: Theme) -> tuple[str, tuple[int, in
         if not bids:
             return "—", theme.dim
         last = bids[-1]
-        return ("Pass", theme.dim) if last is None else (f"Bid {last}", theme.text)
+        return ("Pass", theme.dim) if last is None else (f"Bid\u00a0{last}", theme.text)
     won = view.tricks_won[seat]
     target = view.targets[seat]
     team_won = view.team_tricks(seat)
@@ -216,7 +216,8 @@ def _contract_box(theme: Theme, view_key: tuple[object, ...], four_colour: bool)
                  seat_fallback(int(str(holder_seat))), bold=True)
     if forced:
         tag = dr.pill("FORCED", 13, theme.bad, (255, 255, 255), height=22, pad_x=8)
-        img.alpha_composite(tag, (ox + int(bw) + 78, oy + 30))
+        lw = font(15, True).getlength("CONTRACT")
+        img.alpha_composite(tag, (ox + int(lw) + 10, oy - 4))
     if trump is None:
         d.text((chip_cx, 12 + 16 + chip // 2), "?", font=font(40, True),
                fill=theme.faint, anchor="mm")

@@ -1,0 +1,83 @@
+"""``python -m images gallery OUTDIR`` and ``python -m images bench``."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from PIL import Image
+
+
+def gallery(outdir: Path) -> int:
+    from .samples import all_samples, render_sample
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    samples = all_samples()
+    for s in samples:
+        png = render_sample(s)
+        path = outdir / f"{s.name}.png"
+        path.write_bytes(png)
+        with Image.open(io.BytesIO(png)) as im:
+            size = f"{im.width}x{im.height}"
+        print(f"{path}  {size}  {len(png) / 1024:.1f} KB")
+    print(f"{len(samples)} pictures in {outdir}")
+    return 0
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def bench(n: int) -> int:
+    """Render time per picture type (p50 / p95 over ``n`` renders) and PNG sizes.
+
+    Each type cycles through all its sample states (and both themes), so the
+    caches are as warm as in a running bot, where a table changes by one card.
+    """
+    from . import warm_up
+    from .samples import all_samples, render_sample
+
+    t0 = time.perf_counter()
+    warm_up()
+    print(f"warm-up (palettes, backgrounds, card sprites): {1000 * (time.perf_counter() - t0):.0f} ms")
+    by_kind: dict[str, list[object]] = {}
+    for s in all_samples():
+        by_kind.setdefault(s.kind, []).append(s)
+    print(f"{'picture':<12} {'states':>6} {'p50 ms':>8} {'p95 ms':>8} {'min KB':>8} {'max KB':>8}")
+    for kind, samples in by_kind.items():
+        times: list[float] = []
+        sizes: list[int] = []
+        for i in range(n):
+            s = samples[i % len(samples)]
+            start = time.perf_counter()
+            png = render_sample(s)  # type: ignore[arg-type]
+            times.append(1000 * (time.perf_counter() - start))
+            sizes.append(len(png))
+        print(
+            f"{kind:<12} {len(samples):>6} {statistics.median(times):>8.2f} "
+            f"{_percentile(times, 0.95):>8.2f} {min(sizes) / 1024:>8.1f} {max(sizes) / 1024:>8.1f}"
+        )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m images", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("gallery", help="write one PNG per sample state to OUTDIR")
+    g.add_argument("outdir", type=Path)
+    b = sub.add_parser("bench", help="render time per picture type and PNG sizes")
+    b.add_argument("-n", type=int, default=200, help="renders per picture type (default 200)")
+    args = parser.parse_args(argv)
+    if args.command == "gallery":
+        return gallery(args.outdir)
+    return bench(args.n)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

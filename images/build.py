@@ -1,0 +1,234 @@
+"""Build view models from the engine (``batak``).
+
+These are the only functions in ``images`` that touch the engine; everything
+else works on the plain data of :mod:`images.views`. Each takes a
+``batak.Match`` and the four players (names or :class:`~images.views.Player`),
+and uses only what ``viewer_seat`` may see (its observation), so a public
+picture never reveals a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .views import (
+    AuctionView,
+    ContractView,
+    DealSummaryView,
+    HandView,
+    MatchResultView,
+    Player,
+    TableView,
+    TrickView,
+)
+
+if TYPE_CHECKING:
+    from batak.deal import Contract, Deal, Observation, Trick
+    from batak.match import Match
+    from batak.rules import Rules
+
+Players = tuple[Player, Player, Player, Player]
+Four = tuple[int, int, int, int]
+Targets = tuple[int | None, int | None, int | None, int | None]
+
+# hand display order: suits alternate colour (♠ ♥ ♣ ♦), high cards first
+HAND_SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
+HAND_RANK_ORDER = {r: i for i, r in enumerate("AKQJT98765432")}
+
+
+def players_of(names: Sequence[str | Player]) -> Players:
+    """Four :class:`Player` from names or players."""
+    if len(names) != 4:
+        raise ValueError(f"need four players, got {len(names)}")
+    out = [n if isinstance(n, Player) else Player(str(n)) for n in names]
+    return (out[0], out[1], out[2], out[3])
+
+
+def _four(values: Sequence[int]) -> Four:
+    return (int(values[0]), int(values[1]), int(values[2]), int(values[3]))
+
+
+def _code(card: int) -> str:
+    from batak.cards import card_code
+
+    return card_code(card)
+
+
+def contract_view(contract: Contract | None) -> ContractView | None:
+    if contract is None:
+        return None
+    trump = contract.trump.letter if contract.trump is not None else None
+    return ContractView(contract.seat, contract.bid, contract.forced, trump)
+
+
+def targets_of(rules: Rules, contract: Contract | None) -> Targets:
+    """Tricks each seat (or team) is contracted to: the bid for the holder's side,
+    1 for the others under ``"tens"`` scoring, none under ``"tricks"``."""
+    if contract is None:
+        return (None, None, None, None)
+    out: list[int | None] = []
+    for s in range(4):
+        holder_side = s == contract.seat or (rules.partnership and (s - contract.seat) % 2 == 0)
+        if holder_side:
+            out.append(contract.bid)
+        else:
+            out.append(1 if rules.scoring == "tens" else None)
+    return (out[0], out[1], out[2], out[3])
+
+
+def _trick_view(trick: Trick) -> TrickView:
+    return TrickView(trick.leader, tuple(_code(c) for c in trick.cards), trick.winner)
+
+
+def _phase(obs: Observation) -> str:
+    return str(obs.phase.value)
+
+
+def table_view_from_observation(
+    obs: Observation,
+    names: Sequence[str | Player],
+    totals: Sequence[int] = (0, 0, 0, 0),
+    deal_number: int = 1,
+) -> TableView:
+    """The table seen by ``obs.seat`` (drawn at the bottom)."""
+    rules = obs.rules
+    trick = None
+    if obs.trick_leader is not None and obs.phase.value == "play":
+        trick = TrickView(obs.trick_leader, tuple(_code(c) for c in obs.trick))
+    last = _trick_view(obs.tricks[-1]) if obs.tricks else None
+    trump = obs.trump.letter if obs.trump is not None else None
+    if trump is None and rules.fixed_trump is not None:
+        trump = rules.fixed_trump.letter
+    return TableView(
+        players=players_of(names),
+        viewer_seat=obs.seat,
+        dealer=obs.dealer,
+        phase=_phase(obs),
+        contract=contract_view(obs.contract),
+        trump=trump,
+        trick=trick,
+        last_trick=last,
+        to_act=obs.to_act,
+        tricks_won=_four(obs.tricks_won),
+        targets=targets_of(rules, obs.contract),
+        totals=_four(totals),
+        deal_number=deal_number,
+        deal_count=rules.deals,
+        partnership=rules.partnership,
+        preset=rules.preset,
+        trump_broken=obs.trump_broken,
+        hand_sizes=_four(obs.hand_sizes),
+        calls=tuple(obs.calls),
+    )
+
+
+def table_view_from_match(
+    match: Match, names: Sequence[str | Player], viewer_seat: int = 0
+) -> TableView:
+    """The table picture's data for the match now, drawn from ``viewer_seat``."""
+    return table_view_from_observation(
+        match.observation(viewer_seat), names, match.totals, match.deal_number
+    )
+
+
+def auction_view_from_match(
+    match: Match, names: Sequence[str | Player], viewer_seat: int = 0
+) -> AuctionView:
+    """The auction picture's data for the current deal."""
+    obs = match.observation(viewer_seat)
+    rules = obs.rules
+    return AuctionView(
+        players=players_of(names),
+        dealer=obs.dealer,
+        calls=tuple(obs.calls),
+        to_act=obs.to_act if obs.phase.value == "auction" else None,
+        min_bid=rules.min_bid,
+        viewer_seat=viewer_seat,
+        deal_number=match.deal_number,
+        deal_count=rules.deals,
+        preset=rules.preset,
+        partnership=rules.partnership,
+        forced_bid=rules.forced_bid if rules.all_pass == "dealer-forced" else None,
+        fixed_trump=rules.fixed_trump.letter if rules.fixed_trump is not None else None,
+        blind=rules.blind_bidding,
+        contract=contract_view(obs.contract),
+        totals=_four(match.totals),
+    )
+
+
+def deal_summary_view(
+    match: Match, names: Sequence[str | Player], index: int = -1, viewer_seat: int = 0
+) -> DealSummaryView:
+    """The summary of finished deal ``index`` (default: the last one finished)."""
+    if not match.finished:
+        raise ValueError("no deal has finished yet")
+    if index < 0:
+        index += len(match.finished)
+    deal: Deal = match.finished[index]
+    assert deal.scores is not None
+    totals = [0, 0, 0, 0]
+    for d in match.finished[: index + 1]:
+        assert d.scores is not None
+        for s in range(4):
+            totals[s] += d.scores[s]
+    return DealSummaryView(
+        players=players_of(names),
+        contract=contract_view(deal.contract),
+        tricks_won=_four(deal.tricks_won),
+        targets=targets_of(deal.rules, deal.contract),
+        scores=_four(deal.scores),
+        totals=_four(totals),
+        deal_number=index + 1,
+        deal_count=deal.rules.deals,
+        preset=deal.rules.preset,
+        partnership=deal.rules.partnership,
+        viewer_seat=viewer_seat,
+        dealer=deal.dealer,
+    )
+
+
+def match_result_view(
+    match: Match, names: Sequence[str | Player], viewer_seat: int = 0
+) -> MatchResultView:
+    """Per-deal scores, totals and winners (no winners while the match runs)."""
+    rows = []
+    contracts = []
+    for d in match.finished:
+        assert d.scores is not None
+        rows.append(_four(d.scores))
+        contracts.append(contract_view(d.contract))
+    return MatchResultView(
+        players=players_of(names),
+        deal_scores=tuple(rows),
+        totals=_four(match.totals),
+        winners=tuple(match.winners),
+        contracts=tuple(contracts),
+        preset=match.rules.preset,
+        partnership=match.rules.partnership,
+        deal_count=match.rules.deals,
+        viewer_seat=viewer_seat,
+    )
+
+
+def sort_hand(codes: Sequence[str]) -> tuple[str, ...]:
+    """Display order for a hand: ♠ ♥ ♣ ♦ (colours alternate), high to low."""
+    return tuple(sorted(codes, key=lambda c: (HAND_SUIT_ORDER[c[1]], HAND_RANK_ORDER[c[0]])))
+
+
+def hand_view_from_observation(obs: Observation, title: str = "Your hand") -> HandView:
+    """``obs.seat``'s hand; when it is that seat's turn to play, its legal cards."""
+    from batak.cards import cards_of
+    from batak.deal import Play
+
+    codes = [] if obs.hand is None else [_code(c) for c in cards_of(obs.hand)]
+    legal = None
+    if obs.phase.value == "play" and obs.to_act == obs.seat:
+        legal = frozenset(_code(a.card) for a in obs.legal if isinstance(a, Play))
+    trump = obs.trump.letter if obs.trump is not None else None
+    subtitle = "" if obs.hand is not None else "hidden until the auction ends"
+    return HandView(sort_hand(codes), legal, trump, title, subtitle)
+
+
+def hand_view_from_match(match: Match, seat: int, title: str = "Your hand") -> HandView:
+    return hand_view_from_observation(match.observation(seat), title)

@@ -1,0 +1,65 @@
+"""A player's own hand, fanned, with the legal cards lifted and the others dimmed."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from . import draw as dr
+from .cards import card_shadowed, card_size, shadow_margin
+from .text import clean, fit, font
+from .theme import Theme, get_theme
+from .views import SUIT_NAMES, HandView
+
+CARD_W = 96
+STEP = 62  # horizontal distance between overlapping cards
+LIFT = 26
+PAD = 28
+HEAD = 56
+MIN_W = 560
+
+
+def hand_width(n: int) -> int:
+    cw, _ = card_size(CARD_W)
+    return max(MIN_W, 2 * PAD + (n - 1) * STEP + cw if n else MIN_W)
+
+
+def render_hand_image(view: HandView, theme: str | Theme = "dark",
+                      four_colour: bool = False) -> Image.Image:
+    th = get_theme(theme)
+    cw, ch = card_size(CARD_W)
+    n = len(view.cards)
+    width = hand_width(n)
+    height = HEAD + LIFT + ch + PAD
+    im, d = dr.canvas((width, height), th)
+    title = fit(clean(view.title) or "Your hand", 24, True, width - 2 * PAD - 170)
+    d.text((PAD, 22), title, font=font(24, True), fill=th.text, anchor="lm")
+    sub = view.subtitle or (
+        f"{len(view.legal)} playable" if view.legal is not None else f"{n} cards"
+    )
+    tw = font(24, True).getlength(title)
+    d.text((PAD + tw + 14, 23), fit(clean(sub), 17, False, int(width - 2 * PAD - tw -
+                                                                       190)),
+           font=font(17), fill=th.dim, anchor="lm")
+    if view.trump is not None:
+        chip = dr.suit_chip(view.trump, 34, four_colour, th.panel_border)
+        dr.paste(im, chip, (width - PAD - chip.width, 6))
+        d.text((width - PAD - chip.width - 10, 23), f"{SUIT_NAMES[view.trump].lower()} trump",
+               font=font(17), fill=th.dim, anchor="rm")
+    m = shadow_margin(CARD_W)
+    x0 = (width - ((n - 1) * STEP + cw)) // 2 if n else PAD
+    for i, code in enumerate(view.cards):
+        legal = view.legal is None or code in view.legal
+        lifted = view.legal is not None and legal
+        dim = 0.0 if legal else 0.38
+        y = HEAD + (0 if lifted else LIFT)
+        sprite = card_shadowed(code, CARD_W, four_colour, dim, th.shadow_alpha)
+        dr.paste(im, sprite, (x0 + i * STEP - m, y - m))
+    if n == 0:
+        d.text((width // 2, HEAD + (LIFT + ch) // 2), "No cards", font=font(22), fill=th.faint,
+               anchor="mm")
+    return im
+
+
+def render_hand(view: HandView, theme: str | Theme = "dark", four_colour: bool = False) -> bytes:
+    """PNG bytes of a hand; meant for the player's ephemeral message."""
+    return dr.to_png(render_hand_image(view, theme, four_colour), get_theme(theme))

@@ -1,0 +1,213 @@
+"""Deal summary and match result pictures."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from . import draw as dr
+from .text import display_name, font
+from .theme import Theme, get_theme
+from .views import SUIT_NAMES, ContractView, DealSummaryView, MatchResultView, Player
+
+W = 960
+PAD = 36
+
+
+def _contract_line(players: tuple[Player, ...], c: ContractView | None) -> str:
+    if c is None:
+        return "No contract"
+    from .table import seat_fallback
+
+    who = display_name(players[c.seat].name, 18, False, 300, seat_fallback(c.seat))
+    trump = f" · {SUIT_NAMES[c.trump].lower()} trump" if c.trump else ""
+    forced = " (forced)" if c.forced else ""
+    return f"{who} bid {c.bid}{forced}{trump}"
+
+
+def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark",
+                              four_colour: bool = False) -> Image.Image:
+    from .table import preset_title, seat_fallback
+
+    th = get_theme(theme)
+    row_h = 70
+    head_h = 150
+    height = head_h + 50 + 4 * row_h + 40
+    im, d = dr.canvas((W, height), th)
+    c = view.contract
+    dr.label(d, (PAD, 30), f"DEAL {view.deal_number} OF {view.deal_count} · "
+             f"{preset_title(view.preset).upper()}", th)
+    holder_made = view.made(c.seat) if c is not None else None
+    title = "Deal over"
+    if c is not None:
+        who = display_name(view.players[c.seat].name, 30, True, 440, seat_fallback(c.seat))
+        title = f"{who} made it" if holder_made else f"{who} went down"
+    dr.heading(d, (PAD, 54), title, _contract_line(view.players, c), th, 600)
+    if c is not None:
+        badge_fill = th.good if holder_made else th.bad
+        badge = dr.pill("MADE" if holder_made else "DOWN", 24, badge_fill, (255, 255, 255),
+                        height=52, pad_x=26)
+        bx = W - PAD - badge.width
+        dr.paste(im, badge, (bx, 48))
+        if c.trump is not None:
+            dr.paste(im, dr.suit_chip(c.trump, 52, four_colour, th.panel_border), (bx - 68, 48))
+
+    # table of seats
+    cols = [("PLAYER", PAD + 16, "la"), ("CONTRACT", 470, "ma"), ("TRICKS", 590, "ma"),
+            ("RESULT", 700, "ma"), ("DEAL", 810, "ra"), ("TOTAL", W - PAD - 16, "ra")]
+    ty = head_h
+    dr.panel(im, (PAD, ty, W - PAD, ty + 50 + 4 * row_h + 8), th)
+    for name, x, anchor in cols:
+        d.text((x, ty + 18), name, font=font(15, True), fill=th.dim, anchor=anchor)
+    order = [(view.dealer + i) % 4 for i in (1, 2, 3, 4)]
+    best_total = max(view.totals)
+    for r, seat in enumerate(order):
+        y = ty + 50 + r * row_h
+        if r % 2 == 0:
+            d.rectangle((PAD + 2, y, W - PAD - 3, y + row_h - 1), fill=th.row_alt)
+        p = view.players[seat]
+        cy = y + row_h // 2
+        x = PAD + 16
+        if view.partnership:
+            stripe = dr.rounded((6, row_h - 24), 3, dr.rgba(th.team_colours[seat % 2]))
+            dr.paste(im, stripe, (PAD + 8, y + 12))
+            x += 8
+        dr.paste(im, dr.player_avatar(44, p.name, p.initials, p.avatar_colour), (x, cy - 22))
+        is_holder = c is not None and c.seat == seat
+        sub = "contract" if is_holder else ("dealer" if seat == view.dealer else "")
+        if view.partnership:
+            sub = ("team " + "AB"[seat % 2]) + (" · " + sub if sub else "")
+        dr.name_text(d, (x + 56, cy - 10 if sub else cy), p.name, 22, th.text,
+                     470 - 60 - (x + 56) - 10, seat_fallback(seat), anchor="lm")
+        d.text((x + 56, cy + 14), sub, font=font(15), fill=th.accent if is_holder else th.dim,
+               anchor="lm")
+        target = view.targets[seat]
+        d.text((470, cy), "–" if target is None else str(target), font=font(24, True),
+               fill=th.accent if is_holder else th.text, anchor="mm")
+        tricks = str(view.tricks_won[seat])
+        if view.partnership:
+            tricks += f" ({view.team_tricks(seat)})"
+        d.text((590, cy), tricks, font=font(24, True), fill=th.text, anchor="mm")
+        made = view.made(seat)
+        if made is None:
+            d.text((700, cy), "–", font=font(22), fill=th.faint, anchor="mm")
+        else:
+            tag = dr.pill("made" if made else "down", 16, th.good if made else th.bad,
+                          (255, 255, 255), height=28, pad_x=12)
+            dr.paste(im, tag, (700 - tag.width // 2, cy - 14))
+        score = view.scores[seat]
+        d.text((810, cy), ("+" if score > 0 else "") + dr.signed(score), font=font(24, True),
+               fill=th.good if score > 0 else (th.bad if score < 0 else th.dim), anchor="rm")
+        total = view.totals[seat]
+        d.text((W - PAD - 16, cy), dr.signed(total), font=font(24, True),
+               fill=th.accent if total == best_total else th.text, anchor="rm")
+    return im
+
+
+def render_deal_summary(view: DealSummaryView, theme: str | Theme = "dark",
+                        four_colour: bool = False) -> bytes:
+    """PNG bytes of the end-of-deal summary."""
+    return dr.to_png(render_deal_summary_image(view, theme, four_colour), get_theme(theme))
+
+
+def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark") -> Image.Image:
+    from .table import preset_title, seat_fallback
+
+    th = get_theme(theme)
+    n = len(view.deal_scores)
+    row_h = 34 if n <= 12 else 28
+    podium_h = 130
+    head_h = 150
+    grid_top = head_h + podium_h + 30
+    height = grid_top + 46 + max(n, 1) * row_h + 16 + 46 + 30
+    im, d = dr.canvas((W, height), th)
+    winners = [w for w in view.winners if 0 <= w <= 3]
+    running = not winners
+    dr.label(d, (PAD, 30), "MATCH RESULT" if not running else "MATCH SO FAR", th)
+    if len(winners) == 1:
+        w = winners[0]
+        title = display_name(view.players[w].name, 30, True, 560, seat_fallback(w)) + " wins!"
+        if view.partnership:
+            mate = (w + 2) % 4
+            title = ("Team " + "AB"[w % 2] + " wins: "
+                     + display_name(view.players[w].name, 30, True, 260, seat_fallback(w)) + " & "
+                     + display_name(view.players[mate].name, 30, True, 260, seat_fallback(mate)))
+    elif winners:
+        title = "Shared win"
+    else:
+        title = "Standings"
+    sub = f"{preset_title(view.preset)} · {n} deal{'s' if n != 1 else ''}"
+    if n > view.deal_count:
+        sub += f" ({n - view.deal_count} extra)"
+    dr.heading(d, (PAD, 54), title, sub, th, W - 2 * PAD - 140)
+    if winners:
+        trophy = dr.pill("★", 40, th.accent, th.accent_text, height=76)
+        dr.paste(im, trophy, (W - PAD - trophy.width, 36))
+
+    # podium: seats ranked by total
+    ranked = sorted(range(4), key=lambda s: (-view.totals[s], s))
+    card_w = (W - 2 * PAD - 3 * 16) // 4
+    for i, seat in enumerate(ranked):
+        x0 = PAD + i * (card_w + 16)
+        y0 = head_h
+        win = seat in winners
+        if win:
+            dr.paste(im, dr.glow((card_w, podium_h), 16, th.accent, 12, 170), (x0 - 12, y0 - 12))
+        dr.panel(im, (x0, y0, x0 + card_w, y0 + podium_h), th,
+                 outline=th.accent if win else None, width=3 if win else 2, with_shadow=not win)
+        p = view.players[seat]
+        rank = 1 + sum(1 for s in range(4) if view.totals[s] > view.totals[seat])
+        d.text((x0 + 16, y0 + 14), f"#{rank}", font=font(20, True),
+               fill=th.accent if rank == 1 else th.dim, anchor="lt")
+        dr.paste(im, dr.player_avatar(48, p.name, p.initials, p.avatar_colour),
+                 (x0 + card_w - 64, y0 + 12))
+        dr.name_text(d, (x0 + 16, y0 + 80), p.name, 20, th.text, card_w - 32, seat_fallback(seat),
+                     anchor="lm")
+        d.text((x0 + 16, y0 + 110), dr.signed(view.totals[seat]), font=font(26, True),
+               fill=th.text, anchor="lm")
+        if view.partnership:
+            stripe = dr.rounded((card_w - 32, 5), 2, dr.rgba(th.team_colours[seat % 2]))
+            dr.paste(im, stripe, (x0 + 16, y0 + 62))
+
+    # per-deal grid
+    gx0, gx1 = PAD, W - PAD
+    dr.panel(im, (gx0, grid_top, gx1, height - 24), th)
+    first_col = gx0 + 150
+    col_w = (gx1 - 16 - first_col) // 4
+    d.text((gx0 + 18, grid_top + 24), "DEAL", font=font(15, True), fill=th.dim, anchor="lm")
+    for seat in range(4):
+        cx = first_col + seat * col_w + col_w // 2
+        nm = display_name(view.players[seat].name, 16, True, col_w - 16, seat_fallback(seat))
+        d.text((cx, grid_top + 24), nm, font=font(16, True), fill=th.text, anchor="mm")
+    y = grid_top + 46
+    for i, row in enumerate(view.deal_scores):
+        ry = y + i * row_h
+        if i % 2 == 0:
+            d.rectangle((gx0 + 2, ry, gx1 - 3, ry + row_h - 1), fill=th.row_alt)
+        extra = i >= view.deal_count
+        d.text((gx0 + 18, ry + row_h // 2), f"{i + 1}{' +' if extra else ''}", font=font(17),
+               fill=th.dim, anchor="lm")
+        c = view.contracts[i] if i < len(view.contracts) else None
+        for seat in range(4):
+            cx = first_col + seat * col_w + col_w // 2
+            v = row[seat]
+            colour = th.good if v > 0 else (th.bad if v < 0 else th.dim)
+            bold = c is not None and c.seat == seat
+            txt = dr.signed(v)
+            d.text((cx, ry + row_h // 2), txt, font=font(18, bold), fill=colour, anchor="mm")
+            if bold and c is not None:
+                tw = font(18, True).getlength(txt)
+                d.text((cx + tw / 2 + 6, ry + row_h // 2), f"({c.bid}{'!' if c.forced else ''})",
+                       font=font(13), fill=th.dim, anchor="lm")
+    ty = y + max(n, 1) * row_h + 8
+    d.line((gx0 + 12, ty, gx1 - 12, ty), fill=th.panel_border, width=2)
+    d.text((gx0 + 18, ty + 22), "TOTAL", font=font(15, True), fill=th.dim, anchor="lm")
+    for seat in range(4):
+        cx = first_col + seat * col_w + col_w // 2
+        d.text((cx, ty + 22), dr.signed(view.totals[seat]), font=font(20, True),
+               fill=th.accent if seat in winners else th.text, anchor="mm")
+    return im
+
+
+def render_match_result(view: MatchResultView, theme: str | Theme = "dark") -> bytes:
+    """PNG bytes of the match result (or standings so far, when there is no winner yet)."""
+    return dr.to_png(render_match_result_image(view, theme), get_theme(theme))

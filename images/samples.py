@@ -1,0 +1,263 @@
+"""Sample states for the gallery, the benchmark and the tests.
+
+Most come from real matches played by the engine's rule-of-thumb bots (so the
+pictures show states the game really produces); a few are written by hand for
+cases bots rarely reach (a forced contract) or for hostile names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .build import (
+    auction_view_from_match,
+    deal_summary_view,
+    hand_view_from_match,
+    match_result_view,
+    players_of,
+    table_view_from_match,
+)
+from .views import (
+    AuctionView,
+    ContractView,
+    DealSummaryView,
+    HandView,
+    LeaderboardRow,
+    LeaderboardView,
+    MatchResultView,
+    Player,
+    TableView,
+    TrickView,
+)
+
+TURKISH = ("Ayşe Yılmaz", "Mehmet Çelik", "İsmail Güneş", "Şule Doğan")
+UKRAINIAN = ("Олександра Ковальчук", "Дмитро", "Ґанна Їжакевич", "Євген Шевченко")
+LATIN = ("Alice", "Bob", "Carol", "Dave")
+LONG = (
+    "Bartholomew Fitzgerald-Montgomery the Third",
+    "Ğ" * 100,
+    "Leyla 🌙 Öztürk ✨",
+    "Çağlar Kılıçdaroğluoğullarından",
+)
+HOSTILE = (
+    "",
+    "\x00\x1b[31mred\n\ttab\u202e",
+    "👨‍👩‍👧‍👦🇹🇷🎴",
+    "مريم الحسيني",
+)
+MORE_HOSTILE = ("Z̷̢̛̛a̸l̵g̶o̴ ̶n̵a̴m̶e̷", "שלום עולם", "   ", "x" * 100)
+
+if TYPE_CHECKING:
+    from batak.match import Match
+
+PRESET_NAMES = {
+    "standard": TURKISH,
+    "classic": LATIN,
+    "esli": UKRAINIAN,
+    "koz-maca": LONG,
+    "kanli": ("Zeynep", "Emre", "Oğuz", "Ilıca"),
+}
+
+
+def play_until(preset: str, seed: int, stop: Callable[[Match], bool]) -> Match:
+    """A match of ``preset`` played by bots until ``stop(match)`` holds (or it ends)."""
+    from batak.match import Match
+    from batak.players import RuleOfThumbPlayer
+    from batak.rules import preset as make_rules
+
+    bots = [RuleOfThumbPlayer(seed + s) for s in range(4)]
+    match = Match(make_rules(preset), seed=seed)
+    while not match.is_over and not stop(match):
+        seat = match.to_act
+        assert seat is not None
+        match.apply(bots[seat].choose(match.observation(seat)))
+    return match
+
+
+def _mid_play(deal: int, tricks: int, cards: int) -> Callable[[Match], bool]:
+    def stop(m: Match) -> bool:
+        d = m.deal
+        return (
+            m.deal_number >= deal
+            and d.phase.value == "play"
+            and len(d.tricks) >= tricks
+            and len(d.trick) == cards
+        )
+
+    return stop
+
+
+def _in_auction(deal: int, calls: int) -> Callable[[Match], bool]:
+    def stop(m: Match) -> bool:
+        d = m.deal
+        return m.deal_number >= deal and d.phase.value == "auction" and len(d.calls) >= calls
+
+    return stop
+
+
+def _never(m: Match) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    kind: str  # table, auction, deal, match, hand, leaderboard
+    view: object
+    theme: str = "dark"
+    four_colour: bool = False
+
+
+def leaderboard_sample(names: tuple[str, ...] = ()) -> LeaderboardView:
+    base = list(names) or [
+        "Ayşe Yılmaz", "Олександра", "Mehmet", "Bartholomew Fitzgerald-Montgomery the Third",
+        "Şule", "Дмитро", "İsmail", "Leyla 🌙", "Emre", "Zeynep",
+    ]
+    rows = tuple(
+        LeaderboardRow(rank=i + 1, name=n, rating=1650 - 37 * i - (i * i) % 7,
+                       wins=40 - 3 * i, matches=60 + 5 * i)
+        for i, n in enumerate(base[:10])
+    )
+    return LeaderboardView(rows, "Leaderboard", "This server · rated matches", highlight_rank=3)
+
+
+def forced_table(names: tuple[str, ...] = TURKISH) -> TableView:
+    """A dealer-forced contract early in play, with the last trick shown."""
+    return TableView(
+        players=players_of(names),
+        viewer_seat=0,
+        dealer=2,
+        phase="play",
+        contract=ContractView(seat=2, bid=4, forced=True, trump="D"),
+        trump="D",
+        trick=TrickView(leader=2, cards=("QC", "KC")),
+        last_trick=TrickView(leader=2, cards=("AD", "3D", "7D", "9D"), winner=2),
+        to_act=0,
+        tricks_won=(0, 0, 1, 0),
+        targets=(1, 1, 4, 1),
+        totals=(23, -40, 61, 11),
+        deal_number=4,
+        deal_count=8,
+        trump_broken=True,
+        hand_sizes=(12, 11, 11, 12),
+    )
+
+
+def hostile_table(names: tuple[str, ...] = HOSTILE) -> TableView:
+    return replace(forced_table(), players=players_of(names), to_act=1,
+                   trick=TrickView(leader=2, cards=("QC", "KC", "2C")))
+
+
+def _engine_samples() -> Iterator[Sample]:
+    for i, (preset, names) in enumerate(PRESET_NAMES.items()):
+        seed = 101 + i
+        m = play_until(preset, seed, _mid_play(2, 4, 2))
+        yield Sample(f"table-{preset}", "table", table_view_from_match(m, names, 0))
+        seat = m.to_act if m.to_act is not None else 0
+        yield Sample(f"hand-{preset}", "hand", hand_view_from_match(m, seat))
+        m = play_until(preset, seed, _in_auction(1, 3))
+        yield Sample(f"auction-{preset}", "auction", auction_view_from_match(m, names, 0))
+        m = play_until(preset, seed, _never)
+        yield Sample(f"deal-{preset}", "deal", deal_summary_view(m, names, 0))
+        yield Sample(f"match-{preset}", "match", match_result_view(m, names))
+
+    m = play_until("standard", 7, _mid_play(1, 6, 0))
+    yield Sample("table-new-trick-light", "table", table_view_from_match(m, TURKISH, 1), "light")
+    yield Sample("table-four-colour", "table", table_view_from_match(m, TURKISH, 1),
+                 four_colour=True)
+    m = play_until("standard", 7, _mid_play(1, 8, 3))
+    yield Sample("table-three-cards-light", "table", table_view_from_match(m, UKRAINIAN, 2),
+                 "light", four_colour=True)
+    m = play_until("esli", 11, _in_auction(1, 2))
+    yield Sample("table-auction-phase", "table", table_view_from_match(m, UKRAINIAN, 0))
+    yield Sample("auction-esli-light", "auction", auction_view_from_match(m, UKRAINIAN, 0),
+                 "light")
+    m = play_until("standard", 5, lambda x: x.deal.phase.value == "trump")
+    yield Sample("table-naming-trump", "table", table_view_from_match(m, LATIN, 0))
+    m = play_until("kanli", 3, _in_auction(1, 1))
+    yield Sample("hand-kanli-hidden", "hand", hand_view_from_match(m, 0))
+    m = play_until("standard", 9, _never)
+    yield Sample("match-standard-light", "match", match_result_view(m, TURKISH), "light")
+    yield Sample("deal-standard-light", "deal", deal_summary_view(m, TURKISH, 3), "light")
+    m = play_until("classic", 4, lambda x: x.deal_number >= 4)
+    yield Sample("match-classic-running", "match", match_result_view(m, LATIN))
+
+
+def handmade_samples() -> Iterator[Sample]:
+    """Samples that need no engine."""
+    yield Sample("table-forced", "table", forced_table())
+    yield Sample("table-forced-light", "table", forced_table(), "light")
+    yield Sample("table-long-names", "table", forced_table(LONG))
+    yield Sample("table-hostile-names", "table", hostile_table())
+    yield Sample("table-hostile-names-2", "table", hostile_table(MORE_HOSTILE), "light")
+    done = TableView(
+        players=players_of(UKRAINIAN), viewer_seat=3, dealer=1, phase="done",
+        contract=ContractView(3, 7, False, "S"), trump="S",
+        last_trick=TrickView(0, ("2H", "AH", "5S", "KH"), winner=2),
+        tricks_won=(2, 1, 4, 6), targets=(1, 1, 1, 7), totals=(-28, 0, 81, -70),
+        deal_number=8, deal_count=8, trump_broken=True, hand_sizes=(0, 0, 0, 0),
+    )
+    yield Sample("table-deal-over", "table", done)
+    yield Sample("leaderboard", "leaderboard", leaderboard_sample())
+    yield Sample("leaderboard-light", "leaderboard", leaderboard_sample(), "light")
+    yield Sample("leaderboard-hostile", "leaderboard",
+                 leaderboard_sample(HOSTILE + MORE_HOSTILE))
+    yield Sample("hand-full-light", "hand", HandView(
+        ("AS", "KS", "7S", "QH", "TH", "4H", "AC", "JC", "9C", "2C", "KD", "8D", "3D"),
+        frozenset({"AC", "JC", "9C", "2C"}), "H", "Your hand", ""), "light", True)
+    yield Sample("deal-forced-down", "deal", DealSummaryView(
+        players=players_of(TURKISH), contract=ContractView(2, 4, True, "D"),
+        tricks_won=(4, 3, 3, 3), targets=(1, 1, 4, 1), scores=(43, 32, -40, 32),
+        totals=(66, -8, 21, 43), deal_number=4, deal_count=8, dealer=2))
+    rows = tuple(
+        ((-1) ** i * (10 + i), 12 + i, -40 if i % 3 == 0 else 61, -50 if i == 4 else 11)
+        for i in range(12)
+    )
+    totals = tuple(sum(r[s] for r in rows) for s in range(4))
+    yield Sample("match-extra-deals", "match", MatchResultView(
+        players=players_of(LONG), deal_scores=rows,
+        totals=(totals[0], totals[1], totals[2], totals[3]), winners=(2,), preset="koz-maca",
+        deal_count=10, contracts=tuple(ContractView(2, 6, i == 3) for i in range(12))))
+
+
+def all_samples() -> list[Sample]:
+    """Every sample: handmade first, then the engine-driven ones (if the engine is there)."""
+    out = list(handmade_samples())
+    try:
+        import batak.match  # noqa: F401
+    except ImportError:  # pragma: no cover - the engine ships with the bot
+        return out
+    out.extend(_engine_samples())
+    return out
+
+
+def render_sample(sample: Sample) -> bytes:
+    """PNG bytes for a sample, through the public renderers."""
+    from . import (
+        render_auction,
+        render_deal_summary,
+        render_hand,
+        render_leaderboard,
+        render_match_result,
+        render_table,
+    )
+
+    v = sample.view
+    if isinstance(v, TableView):
+        return render_table(v, sample.theme, sample.four_colour)
+    if isinstance(v, AuctionView):
+        return render_auction(v, sample.theme)
+    if isinstance(v, DealSummaryView):
+        return render_deal_summary(v, sample.theme, sample.four_colour)
+    if isinstance(v, MatchResultView):
+        return render_match_result(v, sample.theme)
+    if isinstance(v, HandView):
+        return render_hand(v, sample.theme, sample.four_colour)
+    if isinstance(v, LeaderboardView):
+        return render_leaderboard(v, sample.theme)
+    raise TypeError(f"not a view: {type(v).__name__}")
+
+
+__all__ = ["Player", "Sample", "all_samples", "handmade_samples", "render_sample"]
