@@ -66,6 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
     be = sub.add_parser("bench", help="measure engine speed on one core")
     be.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     be.add_argument("--preset", choices=PRESET_NAMES, default="standard")
+
+    ar = sub.add_parser("arena", help="duplicate deals: does one computer level beat another?")
+    ar.add_argument("--candidate", choices=PLAYER_KINDS, default="hard")
+    ar.add_argument("--baseline", choices=PLAYER_KINDS, default="normal")
+    ar.add_argument("--deals", type=int, default=100, help="duplicate deals (default 100)")
+    ar.add_argument("--preset", choices=PRESET_NAMES, default="standard")
+    ar.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
+    ar.add_argument("--budget", type=float, default=None,
+                    help="hard level's budget per decision in seconds (default 0.25)")
+    ar.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ar.add_argument("--play-only", action="store_true",
+                    help="replay the baseline table's auction and trump at every table")
     return parser
 
 
@@ -76,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_selfplay(args)
         if args.command == "play":
             return cmd_play(args)
+        if args.command == "arena":
+            return cmd_arena(args)
         return cmd_bench(args)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -408,4 +422,31 @@ def cmd_play(args: argparse.Namespace) -> int:
     ui = Terminal(sys.stdout, input, color)
     play_terminal(rules, seed, args.opponents, ui)
     ui.say(f"(seed {seed}: play the same cards again with --seed {seed})")
+    return 0
+
+
+# --- arena -----------------------------------------------------------------------
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from batak.ai.arena import format_result, run_arena
+
+    if args.deals < 1 or args.jobs < 1:
+        print("error: --deals and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    rules = preset(args.preset)
+    started = time.perf_counter()
+
+    def progress(done: int) -> None:
+        if sys.stderr.isatty() or done % 10 == 0 or done == args.deals:
+            print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
+
+    result = run_arena(rules, args.candidate, args.baseline, args.deals, args.seed,
+                       budget=args.budget, play_only=args.play_only, jobs=args.jobs,
+                       progress=progress)
+    print(file=sys.stderr)
+    print(format_result(result))
+    budget = f", hard budget {args.budget:g} s" if args.budget is not None else ""
+    print(f"(seed {args.seed}, {args.jobs} job(s){budget}, "
+          f"{time.perf_counter() - started:.0f} s wall)")
     return 0

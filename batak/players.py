@@ -193,13 +193,26 @@ def _cheapest(cards: CardMask, tmask: CardMask) -> Card:
     return min(cards_of(pool), key=lambda c: (c % 13, c))
 
 
-def make_player(kind: str, seed: int | None = 0) -> Player:
-    """A player by name: ``random`` or ``easy`` (more levels come with the AI)."""
+def make_player(kind: str, seed: int | None = 0, budget: float | None = None) -> Player:
+    """A player by name: ``random``, ``easy``, ``normal`` or ``hard``.
+
+    ``budget`` is the hard level's thinking time per decision in seconds
+    (default 0.25); the other levels ignore it. The same ``seed`` gives the
+    same decisions.
+    """
     if kind == "random":
         return RandomPlayer(seed)
     if kind in ("easy", "rule", "rule-of-thumb"):
         return RuleOfThumbPlayer(seed)
+    if kind == "normal":
+        from batak.ai.bots import NormalPlayer
+
+        return NormalPlayer(seed)
+    if kind == "hard":
+        from batak.ai.bots import HardPlayer
+
+        return HardPlayer(seed) if budget is None else HardPlayer(seed, budget=budget)
     raise ValueError(f"unknown player {kind!r}; expected one of: {', '.join(PLAYER_KINDS)}")
 
 
-PLAYER_KINDS = ("random", "easy")
+PLAYER_KINDS = ("random", "easy", "normal", "hard")

@@ -1,0 +1,277 @@
+"""Duplicate-deal arena: does one level beat another?
+
+Each deal is played by an all-baseline table and then four more times with
+the candidate in each seat in turn (the other three seats baseline players
+with the same seeds), so the cards are the same and luck cancels. The figure
+of merit is the candidate's score minus the baseline's score in the same seat
+of the same deal, averaged over seat-deals, with a 95% confidence interval
+computed over deals (the four seats of a deal are not independent).
+
+In play-only mode the auction and trump of the all-baseline table are
+replayed at every table, so only card play differs.
+
+Nothing here prints; :mod:`batak.cli` formats :class:`ArenaResult`.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from batak.deal import Action, Bid, ChooseTrump, Deal, Pass, Phase
+from batak.players import Player, make_player
+from batak.rules import Rules
+from batak.seeds import deal_seed
+
+
+@dataclass(slots=True)
+class TableResult:
+    """One table's deal: scores, contract and the timing of the watched seat."""
+
+    scores: list[int]
+    tricks_won: list[int]
+    holder: int
+    bid: int
+    forced: bool
+    made: bool
+    times: list[float] = field(default_factory=list)
+    calls: list[Action] = field(default_factory=list)
+    trump_action: Action | None = None
+
+
+@dataclass(slots=True)
+class DealResult:
+    index: int
+    baseline: TableResult
+    candidate: list[TableResult]
+    baseline_times: list[float]
+
+
+def _make(kind: str, seed: int, budget: float | None) -> Player:
+    return make_player(kind, seed, budget=budget)
+
+
+def play_table(
+    rules: Rules,
+    deal_seed_value: int,
+    dealer: int,
+    kinds: Sequence[str],
+    player_seed: int,
+    budget: float | None,
+    watch: int | None,
+    auction: tuple[list[Action], Action | None] | None = None,
+) -> TableResult:
+    """Play one deal; times the decisions of seat ``watch`` (or of every seat)."""
+    players = [_make(kinds[s], player_seed * 4 + s, budget) for s in range(4)]
+    deal = Deal.from_seed(rules, deal_seed_value, dealer)
+    times: list[float] = []
+    calls: list[Action] = []
+    trump_action: Action | None = None
+    if auction is not None:
+        fixed_calls, fixed_trump = auction
+        for a in fixed_calls:
+            deal.apply(a)
+        if deal.phase is Phase.TRUMP and fixed_trump is not None:
+            deal.apply(fixed_trump)
+    perf = time.perf_counter
+    while deal.phase is not Phase.DONE:
+        seat = deal.to_act
+        obs = deal.observation(seat)
+        t0 = perf()
+        action = players[seat].choose(obs)
+        elapsed = perf() - t0
+        if (watch is None or seat == watch) and len(obs.legal) > 1:
+            times.append(elapsed)
+        phase = deal.phase
+        deal.apply(action)
+        if phase is Phase.AUCTION and isinstance(action, Bid | Pass):
+            calls.append(action)
+        elif phase is Phase.TRUMP and isinstance(action, ChooseTrump):
+            trump_action = action
+    contract = deal.contract
+    assert contract is not None and deal.scores is not None
+    side = deal.tricks_won[contract.seat]
+    if rules.partnership:
+        side += deal.tricks_won[(contract.seat + 2) % 4]
+    return TableResult(list(deal.scores), list(deal.tricks_won), contract.seat, contract.bid,
+                       contract.forced, side >= contract.bid, times, calls, trump_action)
+
+
+def play_duplicate(
+    rules: Rules, seed: int, index: int, candidate: str, baseline: str,
+    budget: float | None, play_only: bool,
+) -> DealResult:
+    """Deal ``index`` of the arena played at the five tables."""
+    ds = deal_seed(seed, index)
+    dealer = index % 4
+    pseed = ds & 0xFFFFFFFF
+    base = play_table(rules, ds, dealer, [baseline] * 4, pseed, budget, None)
+    auction = (base.calls, base.trump_action) if play_only else None
+    cand = []
+    for k in range(4):
+        kinds = [baseline] * 4
+        kinds[k] = candidate
+        cand.append(play_table(rules, ds, dealer, kinds, pseed, budget, k, auction))
+    return DealResult(index, base, cand, base.times)
+
+
+def _job(args: tuple[Rules, int, int, str, str, float | None, bool]) -> DealResult:
+    return play_duplicate(*args)
+
+
+@dataclass(slots=True)
+class ArenaResult:
+    """The arena's figures (see :func:`summarise`)."""
+
+    candidate: str
+    baseline: str
+    preset: str
+    deals: int
+    play_only: bool
+    mean_diff: float
+    ci95: float
+    cand_mean: float
+    base_mean: float
+    cand_holds: int
+    cand_made: int
+    base_holds: int
+    base_made: int
+    cand_bids_won: int
+    base_bids_won: int
+    cand_def: int
+    cand_def_zero: int
+    base_def: int
+    base_def_zero: int
+    cand_times: list[float]
+    base_times: list[float]
+    seat_deals: int
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    i = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[i]
+
+
+def summarise(results: Sequence[DealResult], candidate: str, baseline: str, rules: Rules,
+              play_only: bool) -> ArenaResult:
+    per_deal: list[float] = []
+    cand_scores: list[int] = []
+    base_scores: list[int] = []
+    cand_holds = cand_made = base_holds = base_made = 0
+    cand_bids = base_bids = 0
+    cand_def = cand_def_zero = base_def = base_def_zero = 0
+    cand_times: list[float] = []
+    base_times: list[float] = []
+    for r in results:
+        diffs = []
+        b = r.baseline
+        for k in range(4):
+            c = r.candidate[k]
+            diffs.append(c.scores[k] - b.scores[k])
+            cand_scores.append(c.scores[k])
+            base_scores.append(b.scores[k])
+            cand_times.extend(c.times)
+            for table, is_cand in ((c, True), (b, False)):
+                holder_side = table.holder == k or (
+                    rules.partnership and table.holder == (k + 2) % 4)
+                if table.holder == k:
+                    if is_cand:
+                        cand_holds += 1
+                        cand_made += table.made
+                        cand_bids += not table.forced
+                    else:
+                        base_holds += 1
+                        base_made += table.made
+                        base_bids += not table.forced
+                if not holder_side:
+                    zero = table.tricks_won[k] == 0
+                    if is_cand:
+                        cand_def += 1
+                        cand_def_zero += zero
+                    else:
+                        base_def += 1
+                        base_def_zero += zero
+        base_times.extend(r.baseline_times)
+        per_deal.append(sum(diffs) / 4)
+    n = len(per_deal)
+    mean = sum(per_deal) / n if n else 0.0
+    ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(n) if n > 1 else float("inf")
+    return ArenaResult(
+        candidate, baseline, rules.preset, n, play_only, mean, ci,
+        sum(cand_scores) / max(1, len(cand_scores)), sum(base_scores) / max(1, len(base_scores)),
+        cand_holds, cand_made, base_holds, base_made, cand_bids, base_bids,
+        cand_def, cand_def_zero, base_def, base_def_zero, cand_times, base_times, 4 * n,
+    )
+
+
+def run_arena(
+    rules: Rules,
+    candidate: str,
+    baseline: str,
+    deals: int,
+    seed: int,
+    budget: float | None = None,
+    play_only: bool = False,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate deals and summarise them.
+
+    ``jobs`` > 1 spreads the deals over worker processes (results are the
+    same: every deal is seeded on its own).
+    """
+    tasks = [(rules, seed, i, candidate, baseline, budget, play_only) for i in range(deals)]
+    results: list[DealResult] = []
+    if jobs <= 1:
+        for t in tasks:
+            results.append(_job(t))
+            if progress is not None:
+                progress(len(results))
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for r in pool.imap_unordered(_job, tasks):
+                results.append(r)
+                if progress is not None:
+                    progress(len(results))
+        results.sort(key=lambda r: r.index)
+    return summarise(results, candidate, baseline, rules, play_only)
+
+
+def format_result(res: ArenaResult) -> str:
+    """The arena table as text."""
+    def rate(a: int, b: int) -> str:
+        return f"{100 * a / b:5.1f}% ({a}/{b})" if b else "   – (0/0)"
+
+    def ms(values: Sequence[float]) -> str:
+        return (f"p50 {1000 * percentile(values, 0.5):7.1f} ms  p95 "
+                f"{1000 * percentile(values, 0.95):7.1f} ms  max "
+                f"{1000 * max(values, default=0.0):7.1f} ms  (n={len(values)})")
+
+    mode = "play-only (auction fixed)" if res.play_only else "full deals"
+    lines = [
+        f"arena: {res.candidate} vs {res.baseline} · preset {res.preset} · {res.deals} duplicate "
+        f"deals ({res.seat_deals} seat-deals) · {mode}",
+        f"mean score diff per seat-deal: {res.mean_diff:+.2f}  "
+        f"(95% CI {res.mean_diff - res.ci95:+.2f} .. {res.mean_diff + res.ci95:+.2f})",
+        f"mean score per seat-deal:      {res.candidate} {res.cand_mean:+.2f}   "
+        f"{res.baseline} {res.base_mean:+.2f}",
+        f"{'':31}{res.candidate:>22}  {res.baseline:>22}",
+        f"{'contract made as holder':31}{rate(res.cand_made, res.cand_holds):>22}  "
+        f"{rate(res.base_made, res.base_holds):>22}",
+        f"{'bids won (seat-deals)':31}{rate(res.cand_bids_won, res.seat_deals):>22}  "
+        f"{rate(res.base_bids_won, res.seat_deals):>22}",
+        f"{'defenders with zero tricks':31}{rate(res.cand_def_zero, res.cand_def):>22}  "
+        f"{rate(res.base_def_zero, res.base_def):>22}",
+        f"decision time {res.candidate:>8}: {ms(res.cand_times)}",
+        f"decision time {res.baseline:>8}: {ms(res.base_times)}",
+        "(times: decisions with more than one legal choice)",
+    ]
+    return "\n".join(lines)

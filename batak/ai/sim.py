@@ -1,0 +1,434 @@
+"""Fast play-phase simulation on bit masks: the card policy, rollouts, exact search.
+
+These functions work on a bare position (four hand masks, the trick on the
+table, the trump mask, whether trump is broken, tricks won) rather than on a
+:class:`~batak.deal.Deal`, so that thousands of play-outs fit in a decision.
+The legality rules are those of :mod:`batak.deal` (a test checks they agree).
+
+The card policy :func:`policy_card` takes, for every other seat, the set of
+cards that seat *may* hold. Given the true hands it is a perfect-information
+rollout policy; given the inferred possibilities of
+:mod:`batak.ai.knowledge` it is the ``normal`` level's card play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from batak.cards import ABOVE, SUIT_MASKS, CardMask
+from batak.deal import score_deal
+from batak.rules import Rules
+
+LEAD_AFTER_TRUMP = 0
+LEAD_AFTER_RUFF = 1
+LEAD_FREE = 2
+_LEAD_CODES = {"after-trump-played": LEAD_AFTER_TRUMP, "after-ruff": LEAD_AFTER_RUFF,
+               "free": LEAD_FREE}
+_RANK_ORDER = tuple(c % 13 for c in range(52))
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The fixed facts of a deal's play phase that the simulation needs."""
+
+    rules: Rules
+    trump: int
+    tmask: CardMask
+    holder: int
+    bid: int
+    lead_rule: int
+    overtake: bool
+    partnership: bool
+
+    @classmethod
+    def of(cls, rules: Rules, trump: int, holder: int, bid: int) -> Table:
+        return cls(rules, trump, SUIT_MASKS[trump], holder, bid, _LEAD_CODES[rules.trump_lead],
+                   rules.overtake_when_trumped, rules.partnership)
+
+    def friend(self, seat: int) -> int:
+        """The partner in partnerships, else the seat itself."""
+        return (seat + 2) % 4 if self.partnership else seat
+
+
+def utility_table(rules: Rules, holder: int, bid: int) -> Callable[[Sequence[int]], tuple[
+        float, float, float, float]]:
+    """A cached function: final tricks won → each seat's utility.
+
+    A seat's utility is its deal score minus the mean of the other three
+    (in partnerships that is two thirds of the team's score difference).
+    """
+    from batak.deal import Contract
+
+    contract = Contract(holder, bid, False, None)
+    cache: dict[tuple[int, ...], tuple[float, float, float, float]] = {}
+
+    def util(won: Sequence[int]) -> tuple[float, float, float, float]:
+        key = tuple(won)
+        got = cache.get(key)
+        if got is None:
+            s = score_deal(rules, contract, list(won))
+            total = s[0] + s[1] + s[2] + s[3]
+            got = tuple(x - (total - x) / 3.0 for x in s)  # type: ignore[assignment]
+            assert got is not None
+            cache[key] = got
+        return got
+
+    return util
+
+
+def legal_mask(hand: CardMask, trick: Sequence[int], tmask: CardMask, broken: bool,
+               overtake: bool) -> CardMask:
+    """The cards of ``hand`` that may be played to ``trick`` (as in the engine)."""
+    if not trick:
+        if not broken:
+            other = hand & ~tmask
+            if other:
+                return other
+        return hand
+    led = trick[0]
+    led_mask = SUIT_MASKS[led // 13]
+    follow = hand & led_mask
+    led_high = led
+    trump_high = led if tmask >> led & 1 else -1
+    for c in trick[1:]:
+        if c // 13 == led // 13 and c > led_high:
+            led_high = c
+        if tmask >> c & 1 and c > trump_high:
+            trump_high = c
+    if follow:
+        if trump_high >= 0 and not overtake and not tmask >> led & 1:
+            return follow
+        return (follow & ABOVE[led_high]) or follow
+    trumps = hand & tmask
+    if trumps:
+        if trump_high >= 0:
+            return (trumps & ABOVE[trump_high]) or trumps
+        return trumps
+    return hand
+
+
+def trick_best(trick: Sequence[int], tmask: CardMask) -> int:
+    """The index of the card winning ``trick`` so far."""
+    best = 0
+    b = trick[0]
+    for i in range(1, len(trick)):
+        c = trick[i]
+        if c // 13 == b // 13:
+            if c > b:
+                best, b = i, c
+        elif tmask >> c & 1:
+            best, b = i, c
+    return best
+
+
+def cheapest(cards: CardMask, tmask: CardMask) -> int:
+    """The least valuable card: the lowest side card, else the lowest trump."""
+    side = cards & ~tmask
+    pool = side or cards
+    best = -1
+    best_rank = 99
+    m = pool
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        r = _RANK_ORDER[c]
+        if r < best_rank:
+            best, best_rank = c, r
+    return best
+
+
+def _lowest_card(mask: CardMask) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def policy_card(
+    table: Table,
+    seat: int,
+    hand: CardMask,
+    poss: Sequence[CardMask],
+    trick: Sequence[int],
+    leader: int,
+    broken: bool,
+    legal: CardMask,
+) -> int:
+    """A sound card for ``seat``: win cheaply when it is safe, duck when it is not.
+
+    ``poss[s]`` holds the cards seat ``s`` may hold (the true hand in a
+    perfect-information rollout).
+    """
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    tmask = table.tmask
+    friend = (seat + 2) % 4 if table.partnership else seat
+    n = len(trick)
+    if n == 0:
+        return _lead(table, seat, hand, poss, legal, friend)
+    led = trick[0]
+    led_suit = led // 13
+    led_mask = SUIT_MASKS[led_suit]
+    bi = trick_best(trick, tmask)
+    best = trick[bi]
+    win_seat = (leader + bi) % 4
+    if win_seat == friend and friend != seat:
+        # Partner is winning: keep it unless a later opponent can beat it.
+        beaten = False
+        for k in range(n + 1, 4):
+            q = (leader + k) % 4
+            if _can_beat(poss[q], best, led_mask, tmask):
+                beaten = True
+                break
+        if not beaten:
+            return cheapest(legal, tmask)
+    if tmask >> best & 1:
+        winners = legal & tmask & ABOVE[best]
+    else:
+        winners = (legal & ABOVE[best]) | (legal & tmask)
+    if not winners:
+        return cheapest(legal, tmask)
+    if n == 3:
+        return cheapest(winners, tmask)
+    # Try winners from cheapest up: the first one nobody after us can beat.
+    side_w = winners & ~tmask
+    for pool in (side_w, winners & tmask):
+        m = pool
+        while m:
+            low = m & -m
+            x = low.bit_length() - 1
+            m ^= low
+            safe = True
+            for k in range(n + 1, 4):
+                q = (leader + k) % 4
+                if q == friend:
+                    continue
+                if _can_beat(poss[q], x, led_mask, tmask):
+                    safe = False
+                    break
+            if safe:
+                return x
+    return cheapest(legal, tmask)
+
+
+def _can_beat(qposs: CardMask, x: int, led_mask: CardMask, tmask: CardMask) -> bool:
+    """Whether a seat that may hold ``qposs`` could beat card ``x`` in a trick led in
+    ``led_mask`` (a seat that may follow is assumed to follow)."""
+    follow = qposs & led_mask
+    if tmask >> x & 1:
+        if led_mask & tmask:
+            return bool(qposs & ABOVE[x])
+        return not follow and bool(qposs & ABOVE[x])
+    if follow:
+        return bool(follow & ABOVE[x])
+    return bool(qposs & tmask)
+
+
+def _lead(table: Table, seat: int, hand: CardMask, poss: Sequence[CardMask], legal: CardMask,
+          friend: int) -> int:
+    tmask = table.tmask
+    outstanding = 0
+    opp_trumps = 0
+    for s in range(4):
+        if s != seat:
+            outstanding |= poss[s]
+            if s != friend:
+                opp_trumps |= poss[s] & tmask
+    attacking = table.holder in (seat, friend)
+    my_trumps = legal & tmask
+    if attacking and my_trumps and opp_trumps:
+        top = my_trumps.bit_length() - 1
+        if not outstanding & ABOVE[top]:
+            return top
+    # Cash a side-suit master that no opponent can ruff.
+    best_master = -1
+    best_len = -1
+    for suit in range(4):
+        sm = SUIT_MASKS[suit]
+        if sm & tmask:
+            continue
+        mine = legal & sm
+        if not mine:
+            continue
+        top = mine.bit_length() - 1
+        if outstanding & ABOVE[top]:
+            continue
+        ruffed = False
+        for s in range(4):
+            if s != seat and s != friend and not poss[s] & sm and poss[s] & tmask:
+                ruffed = True
+                break
+        if ruffed and (outstanding & sm):
+            continue
+        length = (hand & sm).bit_count()
+        if length > best_len:
+            best_master, best_len = top, length
+    if best_master >= 0:
+        return best_master
+    if attacking and my_trumps and opp_trumps and my_trumps.bit_count() >= 3:
+        return _lowest_card(my_trumps)
+    # Lead low from the longest side suit no opponent can ruff.
+    choice = -1
+    choice_key = (-1, -1)
+    for suit in range(4):
+        sm = SUIT_MASKS[suit]
+        if sm & tmask:
+            continue
+        mine = legal & sm
+        if not mine:
+            continue
+        ruffable = 0
+        for s in range(4):
+            if s != seat and s != friend and not poss[s] & sm and poss[s] & tmask:
+                ruffable = 1
+                break
+        key = (1 - ruffable, (hand & sm).bit_count())
+        if key > choice_key:
+            choice_key = key
+            choice = _lowest_card(mine)
+    if choice >= 0:
+        return choice
+    return _lowest_card(legal)
+
+
+def rollout(
+    table: Table,
+    hands: list[CardMask],
+    trick: list[int],
+    leader: int,
+    broken: bool,
+    won: list[int],
+) -> list[int]:
+    """Play the position out with :func:`policy_card` for every seat (perfect
+    information); returns the final tricks won. ``hands``/``trick``/``won`` are
+    modified."""
+    tmask = table.tmask
+    overtake = table.overtake
+    lead_rule = table.lead_rule
+    while True:
+        n = len(trick)
+        seat = (leader + n) % 4
+        hand = hands[seat]
+        if not hand:
+            return won
+        legal = legal_mask(hand, trick, tmask, broken, overtake)
+        card = policy_card(table, seat, hand, hands, trick, leader, broken, legal)
+        hands[seat] = hand & ~(1 << card)
+        if not broken and tmask >> card & 1 and (
+            lead_rule == LEAD_AFTER_TRUMP or (n and lead_rule == LEAD_AFTER_RUFF
+                                              and not tmask >> trick[0] & 1)
+        ):
+            broken = True
+        trick.append(card)
+        if n == 3:
+            winner = (leader + trick_best(trick, tmask)) % 4
+            won[winner] += 1
+            leader = winner
+            trick.clear()
+
+
+def play_one(table: Table, hands: list[CardMask], trick: list[int], leader: int, broken: bool,
+             won: list[int], card: int) -> tuple[int, bool]:
+    """Play ``card`` for the seat to act; returns the new (leader, broken)."""
+    tmask = table.tmask
+    n = len(trick)
+    seat = (leader + n) % 4
+    hands[seat] &= ~(1 << card)
+    if not broken and tmask >> card & 1 and (
+        table.lead_rule == LEAD_AFTER_TRUMP or (n and table.lead_rule == LEAD_AFTER_RUFF
+                                                and not tmask >> trick[0] & 1)
+    ):
+        broken = True
+    trick.append(card)
+    if n == 3:
+        winner = (leader + trick_best(trick, tmask)) % 4
+        won[winner] += 1
+        leader = winner
+        trick.clear()
+    return leader, broken
+
+
+def distinct_cards(legal: CardMask, rest: CardMask) -> list[int]:
+    """The legal cards that differ: of a run of cards with no ``rest`` card between
+    them, only the highest is kept (they win and lose the same tricks)."""
+    out = []
+    m = legal
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        above = rest & ABOVE[c]
+        if above:
+            nxt = above & -above
+            if legal & nxt:
+                continue
+        out.append(c)
+    return out
+
+
+class Solver:
+    """Exact play with perfect information (max^n): every seat maximises its own
+    utility; ties go to more tricks for its side. A transposition table keeps
+    the outcome of every position at the start of a trick."""
+
+    __slots__ = ("nodes", "table", "tt", "util")
+
+    def __init__(self, table: Table,
+                 util: Callable[[Sequence[int]], tuple[float, float, float, float]]) -> None:
+        self.table = table
+        self.util = util
+        self.tt: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.nodes = 0
+
+    def solve(self, hands: list[CardMask], trick: list[int], leader: int, broken: bool,
+              won: tuple[int, ...]) -> tuple[int, ...]:
+        """The final tricks won from this position with best play by all."""
+        self.nodes += 1
+        table = self.table
+        tmask = table.tmask
+        n = len(trick)
+        if n == 0:
+            if not (hands[0] | hands[1] | hands[2] | hands[3]):
+                return won
+            key = (hands[0], hands[1], hands[2], hands[3], leader, broken, *won)
+            got = self.tt.get(key)
+            if got is not None:
+                return got
+        seat = (leader + n) % 4
+        hand = hands[seat]
+        legal = legal_mask(hand, trick, tmask, broken, table.overtake)
+        rest = hands[0] | hands[1] | hands[2] | hands[3]
+        cands = distinct_cards(legal, rest)
+        friend = table.friend(seat)
+        best: tuple[int, ...] | None = None
+        best_key: tuple[float, int] = (-1e9, -1)
+        util = self.util
+        for card in cands:
+            hands[seat] = hand & ~(1 << card)
+            nb = broken
+            if not nb and tmask >> card & 1 and (
+                table.lead_rule == LEAD_AFTER_TRUMP or (
+                    n and table.lead_rule == LEAD_AFTER_RUFF and not tmask >> trick[0] & 1)
+            ):
+                nb = True
+            trick.append(card)
+            if n == 3:
+                winner = (leader + trick_best(trick, tmask)) % 4
+                nw = list(won)
+                nw[winner] += 1
+                saved = trick[:]
+                trick.clear()
+                result = self.solve(hands, trick, winner, nb, tuple(nw))
+                trick.extend(saved)
+            else:
+                result = self.solve(hands, trick, leader, nb, won)
+            trick.pop()
+            hands[seat] = hand
+            side = result[seat] + (result[friend] if friend != seat else 0)
+            rank = (util(result)[seat], side)
+            if rank > best_key:
+                best_key = rank
+                best = result
+        assert best is not None
+        if n == 0:
+            self.tt[(hands[0], hands[1], hands[2], hands[3], leader, broken, *won)] = best
+        return best
