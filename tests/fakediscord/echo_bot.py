@@ -35,14 +35,16 @@ class Buttons(discord.ui.View):
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
-        self.count = 0
 
     @discord.ui.button(label="Ping", custom_id="echo:ping", style=discord.ButtonStyle.primary)
     async def ping(
         self, interaction: discord.Interaction, button: discord.ui.Button[Buttons]
     ) -> None:
-        self.count += 1
-        await interaction.response.edit_message(content=f"pong {self.count}")
+        # The count lives in the message itself: it survives restarts and does not depend on
+        # which view instance (per-message or persistent) receives the click.
+        content = interaction.message.content if interaction.message else ""
+        count = int(content.split()[1]) if content.startswith("pong ") else 0
+        await interaction.response.edit_message(content=f"pong {count + 1}")
 
     @discord.ui.button(label="Secret", custom_id="echo:secret")
     async def secret(

@@ -1,0 +1,358 @@
+"""Load bench: N concurrent tables of scripted players through one bot process.
+
+    python -m tests.fakediscord.bench --tables 200            # the real bot.py, Batak script
+    python -m tests.fakediscord.bench --echo --tables 50      # the echo bot (harness check)
+
+Prints interaction acknowledgement latency p50 / p99 (dispatch on the gateway -> callback
+received), moves per second, lost and duplicated moves, interactions that failed, and the
+bot's memory (VmRSS) per active table. ``--json`` prints the same as one JSON object.
+
+A *table script* plays one table: ``setup`` once (seat the players, open the table),
+then ``step`` until it returns False. Each acknowledged move is counted; a script reports
+lost / duplicated moves by comparing what it did with what the bot shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from .driver import Driver, InteractionFailed, percentile
+from .fixtures import BOT_SCRIPT, ECHO_BOT, read_rss, running_bot
+from .server import Channel, Guild, InteractionRecord, MessageRecord, User
+
+
+@dataclass
+class TableContext:
+    index: int
+    guild: Guild
+    channel: Channel
+    players: list[User]
+    moves: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    failed: int = 0
+    finished: bool = False
+    state: dict[str, Any] = field(default_factory=dict)
+    interactions: list[InteractionRecord] = field(default_factory=list)
+
+
+class TableScript(Protocol):
+    name: str
+    command_prefix: str
+
+    async def setup(self, d: Driver, t: TableContext) -> None: ...
+
+    async def step(self, d: Driver, t: TableContext) -> bool: ...
+
+    def audit(self, d: Driver, t: TableContext) -> None: ...
+
+
+class EchoTableScript:
+    """For the echo bot: open a message with /echo say, then click Ping ``moves`` times;
+    the bot's counter in the message content must follow exactly (lost / duplicated)."""
+
+    name = "echo"
+    command_prefix = "echo"
+
+    def __init__(self, moves: int = 20) -> None:
+        self.moves = moves
+
+    async def setup(self, d: Driver, t: TableContext) -> None:
+        r = await d.slash(t.players[0], "echo say", {"text": f"table {t.index}"}, channel=t.channel)
+        t.interactions.append(r)
+        assert r.response is not None
+        t.state["message"] = r.response
+
+    async def step(self, d: Driver, t: TableContext) -> bool:
+        msg: MessageRecord = t.state["message"]
+        player = t.players[t.moves % len(t.players)]
+        r = await d.click(player, msg, "Ping")
+        t.interactions.append(r)
+        t.moves += 1
+        got = _pong(msg.content)
+        if got is None or got < t.moves:
+            t.lost += 1
+        elif got > t.moves:
+            t.duplicated += got - t.moves
+        return t.moves < self.moves
+
+    def audit(self, d: Driver, t: TableContext) -> None:
+        got = _pong(t.state["message"].content) or 0
+        t.lost = max(t.lost, t.moves - got) if got <= t.moves else t.lost
+        t.duplicated = max(t.duplicated, got - t.moves)
+
+
+def _pong(content: str) -> int | None:
+    m = re.fullmatch(r"pong (\d+)", content)
+    return int(m.group(1)) if m else None
+
+
+class BatakTableScript:
+    """Four people at one table of the real bot, using the labels of the bot issue:
+    ``/batak new``, lobby buttons Join / Start, the seat to act is pinged, opens its hand
+    with Show hand (ephemeral) and clicks the first enabled move button (bids 5..13 / Pass,
+    suits, cards), never Hint or Refresh.
+
+    Provisional until the bot exists: selectors may need adjusting to the real messages.
+    A move counts as lost if the bot acknowledged it but the hand it answers with does not
+    move on; as duplicated if one click produced two turn notices.
+    """
+
+    name = "batak"
+    command_prefix = "batak"
+    NOT_MOVES = ("Hint", "Refresh", "Show hand")
+
+    def __init__(self, max_moves: int = 60, deals: int = 1) -> None:
+        self.max_moves = max_moves
+        self.deals = deals
+
+    async def setup(self, d: Driver, t: TableContext) -> None:
+        host = t.players[0]
+        r = await d.slash(host, "batak new", {"deals": self.deals}, channel=t.channel)
+        t.interactions.append(r)
+        lobby = await d.wait_for_message(
+            lambda m: any(b.get("label") == "Join" for b in m.buttons()),
+            10.0,
+            visible_to=host,
+            new=False,
+            channel=None,
+        )
+        t.state["lobby"] = lobby
+        for p in t.players[1:]:
+            t.interactions.append(await d.click(p, lobby, "Join"))
+        t.interactions.append(await d.click(host, lobby, "Start"))
+        t.state["seen_notices"] = set()
+
+    async def step(self, d: Driver, t: TableContext) -> bool:
+        seen: set[int] = t.state["seen_notices"]
+        ids = {p.id for p in t.players}
+
+        def notice(m: MessageRecord) -> bool:
+            return m.id not in seen and bool(set(m.notified) & ids)
+
+        try:
+            note = await d.wait_for_message(notice, 15.0)
+        except TimeoutError:
+            t.finished = True
+            return False
+        seen.add(note.id)
+        player = next(p for p in t.players if p.id in note.notified)
+        table_msg = next(
+            (
+                m
+                for m in d.visible_to(player)
+                if any(b.get("label") == "Show hand" for b in m.buttons())
+            ),
+            None,
+        )
+        if table_msg is None:
+            return False
+        r = await d.click(player, table_msg, "Show hand", wait="response")
+        t.interactions.append(r)
+        hand = r.response or (r.followups[-1] if r.followups else None)
+        if hand is None:
+            t.lost += 1
+            return False
+        moves = [
+            b
+            for b in hand.buttons()
+            if not b.get("disabled") and (b.get("label") or "") not in self.NOT_MOVES
+        ]
+        if not moves:
+            return True
+        before = hand.edit_count
+        r = await d.click(player, hand, moves[0]["custom_id"])
+        t.interactions.append(r)
+        t.moves += 1
+        if hand.edit_count == before and not r.followup_ids:
+            t.lost += 1
+        return t.moves < self.max_moves
+
+    def audit(self, d: Driver, t: TableContext) -> None:
+        pass
+
+
+@dataclass
+class BenchResult:
+    script: str
+    tables: int
+    players_per_table: int
+    interactions: int
+    moves: int
+    seconds: float
+    moves_per_second: float
+    ack_p50_ms: float
+    ack_p99_ms: float
+    ack_max_ms: float
+    failed_interactions: int
+    lost_moves: int
+    duplicated_moves: int
+    rss_idle_bytes: int
+    rss_active_bytes: int
+    rss_per_table_bytes: int
+    served_429: int
+    unhandled_routes: int
+
+    def report(self) -> str:
+        return "\n".join(
+            [
+                f"bench: {self.tables} tables x {self.players_per_table} players ({self.script})",
+                f"  interactions {self.interactions}, moves {self.moves} in {self.seconds:.1f}s "
+                f"= {self.moves_per_second:.1f} moves/s",
+                f"  ack latency p50 {self.ack_p50_ms:.1f} ms, p99 {self.ack_p99_ms:.1f} ms, "
+                f"max {self.ack_max_ms:.1f} ms",
+                f"  failed interactions {self.failed_interactions}, lost moves {self.lost_moves}, "
+                f"duplicated moves {self.duplicated_moves}",
+                f"  bot RSS idle {self.rss_idle_bytes / 2**20:.1f} MiB, active "
+                f"{self.rss_active_bytes / 2**20:.1f} MiB, "
+                f"{self.rss_per_table_bytes / 1024:.1f} KiB per active table",
+                f"  429s served {self.served_429}, unhandled routes {self.unhandled_routes}",
+            ]
+        )
+
+
+async def run_bench(
+    *,
+    tables: int,
+    script: TableScript,
+    bot_script: Path = BOT_SCRIPT,
+    players: int = 4,
+    env: dict[str, str] | None = None,
+    ready_grace: float = 2.2,
+    timeout: float = 600.0,
+    progress: bool = False,
+    think: float = 0.5,
+    ramp: float = 2.0,
+    seed: int = 1,
+) -> BenchResult:
+    """Play every table concurrently. Each player waits ``think`` seconds on average
+    (uniformly 0.5x..1.5x) before a move, like people do, and tables start spread over
+    ``ramp`` seconds; with ``think=0`` the bench is a closed loop that measures saturation
+    (latency then grows with the number of tables by Little's law)."""
+    rng = random.Random(seed)
+    async with Driver() as d:
+        people = [d.create_user(f"p{i}") for i in range(tables * players)]
+        guild = d.create_guild("Bench", members=people)
+        channels = [d.create_channel(guild, f"table-{i}") for i in range(tables)]
+        ctxs = [
+            TableContext(i, guild, channels[i], people[i * players : (i + 1) * players])
+            for i in range(tables)
+        ]
+        full_env = {"DEV_GUILD_ID": str(guild.id), "LOG_LEVEL": "WARNING", **(env or {})}
+        async with running_bot(d, script=bot_script, env=full_env, ready_grace=ready_grace) as bot:
+            rss_idle = bot.rss_bytes()
+            peak = rss_idle
+            t0 = time.perf_counter()
+
+            async def play(t: TableContext) -> None:
+                try:
+                    await asyncio.sleep(ramp * t.index / max(1, tables))
+                    await script.setup(d, t)
+                    while True:
+                        if think > 0:
+                            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                        if not await script.step(d, t):
+                            break
+                except InteractionFailed:
+                    t.failed += 1
+                finally:
+                    t.finished = True
+                    script.audit(d, t)
+
+            async def sample_rss() -> None:
+                nonlocal peak
+                while True:
+                    peak = max(peak, read_rss(bot.pid))
+                    if progress:
+                        done = sum(c.moves for c in ctxs)
+                        print(f"  ... {done} moves, rss {peak / 2**20:.1f} MiB", file=sys.stderr)
+                    await asyncio.sleep(0.5)
+
+            sampler = asyncio.create_task(sample_rss())
+            try:
+                await asyncio.wait_for(asyncio.gather(*(play(t) for t in ctxs)), timeout)
+            finally:
+                sampler.cancel()
+            elapsed = time.perf_counter() - t0
+            peak = max(peak, bot.rss_bytes())
+        recs = [r for t in ctxs for r in t.interactions]
+        lat = [r.ack_latency for r in recs if r.ack_latency is not None]
+        moves = sum(t.moves for t in ctxs)
+        return BenchResult(
+            script=script.name,
+            tables=tables,
+            players_per_table=players,
+            interactions=len(d.fake.interactions),
+            moves=moves,
+            seconds=elapsed,
+            moves_per_second=moves / elapsed if elapsed else 0.0,
+            ack_p50_ms=percentile(lat, 50) * 1000,
+            ack_p99_ms=percentile(lat, 99) * 1000,
+            ack_max_ms=max(lat, default=0.0) * 1000,
+            failed_interactions=len(d.failed_interactions()) + sum(t.failed for t in ctxs),
+            lost_moves=sum(t.lost for t in ctxs),
+            duplicated_moves=sum(t.duplicated for t in ctxs),
+            rss_idle_bytes=rss_idle,
+            rss_active_bytes=peak,
+            rss_per_table_bytes=max(0, peak - rss_idle) // max(1, tables),
+            served_429=d.fake.served_429,
+            unhandled_routes=len(d.fake.unhandled),
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m tests.fakediscord.bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--moves", type=int, default=60, help="moves per table (upper bound)")
+    ap.add_argument("--deals", type=int, default=1, help="deals per match (batak script)")
+    ap.add_argument("--echo", action="store_true", help="drive the echo bot instead of bot.py")
+    ap.add_argument("--bot", type=Path, default=None, help="bot script (default bot.py)")
+    ap.add_argument("--timeout", type=float, default=900.0)
+    ap.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
+    ap.add_argument("--ramp", type=float, default=2.0, help="seconds over which tables start")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--progress", action="store_true")
+    args = ap.parse_args(argv)
+    script: TableScript
+    if args.echo:
+        script = EchoTableScript(args.moves)
+        bot = args.bot or ECHO_BOT
+        grace = 0.3
+    else:
+        script = BatakTableScript(args.moves, args.deals)
+        bot = args.bot or BOT_SCRIPT
+        grace = 2.2
+    result = asyncio.run(
+        run_bench(
+            tables=args.tables,
+            script=script,
+            bot_script=bot,
+            players=args.players,
+            ready_grace=grace,
+            timeout=args.timeout,
+            progress=args.progress,
+            think=args.think,
+            ramp=args.ramp,
+        )
+    )
+    print(json.dumps(asdict(result), indent=2) if args.json else result.report())
+    ok = result.failed_interactions == 0 and result.lost_moves == 0 and result.duplicated_moves == 0
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
