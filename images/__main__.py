@@ -41,12 +41,13 @@ def bench(n: int) -> int:
     caches are as warm as in a running bot, where a table changes by one card.
     """
     from . import warm_up
-    from .samples import all_samples, render_sample
+    from .samples import Sample, all_samples, render_sample
 
     t0 = time.perf_counter()
     warm_up()
-    print(f"warm-up (palettes, backgrounds, card sprites): {1000 * (time.perf_counter() - t0):.0f} ms")
-    by_kind: dict[str, list[object]] = {}
+    ms = 1000 * (time.perf_counter() - t0)
+    print(f"warm-up (palettes, backgrounds, card sprites): {ms:.0f} ms")
+    by_kind: dict[str, list[Sample]] = {}
     for s in all_samples():
         by_kind.setdefault(s.kind, []).append(s)
     print(f"{'picture':<12} {'states':>6} {'p50 ms':>8} {'p95 ms':>8} {'min KB':>8} {'max KB':>8}")
@@ -56,7 +57,7 @@ def bench(n: int) -> int:
         for i in range(n):
             s = samples[i % len(samples)]
             start = time.perf_counter()
-            png = render_sample(s)  # type: ignore[arg-type]
+            png = render_sample(s)
             times.append(1000 * (time.perf_counter() - start))
             sizes.append(len(png))
         print(

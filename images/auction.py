@@ -87,7 +87,8 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
                  outline=th.accent if active else None, width=3 if active else 2,
                  with_shadow=not active)
         mid = (x0 + x1) // 2
-        dr.paste(im, dr.player_avatar(40, p.name, p.initials, p.avatar_colour), (mid - 20, top + 12))
+        avatar = dr.player_avatar(40, p.name, p.initials, p.avatar_colour)
+        dr.paste(im, avatar, (mid - 20, top + 12))
         tags = []
         if seat == view.dealer:
             tags.append("dealer")
@@ -113,15 +114,15 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
             cx = GRID_X + col * COL_W + COL_W // 2
             cy = y + ROW_H // 2
             if r < len(rows) and seat in rows[r]:
-                bid = rows[r][seat]
-                if bid is None:
+                call = rows[r][seat]
+                if call is None:
                     sprite = dr.pill("Pass", 18, th.panel_border, th.dim, bold=False,
                                      height=CELL_H, pad_x=26)
                 else:
-                    is_high = high is not None and high == (seat, bid)
+                    is_high = high is not None and high == (seat, call)
                     fill = th.accent if is_high else th.panel
                     ink = th.accent_text if is_high else th.text
-                    sprite = dr.pill(str(bid), 22, fill, ink, height=CELL_H, pad_x=30)
+                    sprite = dr.pill(str(call), 22, fill, ink, height=CELL_H, pad_x=30)
                 dr.paste(im, sprite, (cx - sprite.width // 2, cy - sprite.height // 2))
             elif next_row == r and seat == view.to_act:
                 slot = dr.rounded((96, CELL_H), CELL_H // 2, dr.rgba(th.accent, 40),

@@ -94,7 +94,7 @@ def table_view_from_observation(
     """The table seen by ``obs.seat`` (drawn at the bottom)."""
     rules = obs.rules
     trick = None
-    if obs.trick_leader is not None and obs.phase.value == "play":
+    if obs.trick and obs.trick_leader is not None and 0 <= obs.trick_leader <= 3:
         trick = TrickView(obs.trick_leader, tuple(_code(c) for c in obs.trick))
     last = _trick_view(obs.tricks[-1]) if obs.tricks else None
     trump = obs.trump.letter if obs.trump is not None else None

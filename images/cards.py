@@ -26,7 +26,12 @@ BLACK = (28, 30, 34)
 RED = (212, 32, 48)
 BLUE = (22, 92, 200)
 GREEN = (22, 138, 62)
-COURT_TINT = {"S": (226, 230, 238), "H": (250, 226, 226), "D": (226, 234, 250), "C": (224, 242, 228)}
+COURT_TINT = {
+    "S": (226, 230, 238),
+    "H": (250, 226, 226),
+    "D": (226, 234, 250),
+    "C": (224, 242, 228),
+}
 BACK = (44, 72, 148)
 BACK_DARK = (28, 48, 108)
 BACK_LINE = (92, 126, 204)
@@ -54,8 +59,8 @@ def _blank(width: int, fill: Colour, edge: Colour) -> tuple[Image.Image, ImageDr
     d.rounded_rectangle(
         (0, 0, w * SS - 1, h * SS - 1),
         radius=_radius(w) * SS,
-        fill=fill + (255,),
-        outline=edge + (255,),
+        fill=(*fill, 255),
+        outline=(*edge, 255),
         width=max(SS, round(w * SS / 70)),
     )
     return big, d

@@ -68,7 +68,8 @@ def rounded(
         step = 14 * SS
         for x in range(-h * SS, w * SS + h * SS, step):
             md.polygon(
-                [(x, 0), (x + step // 2, 0), (x + step // 2 + h * SS, h * SS), (x + h * SS, h * SS)],
+                [(x, 0), (x + step // 2, 0), (x + step // 2 + h * SS, h * SS),
+                 (x + h * SS, h * SS)],
                 fill=255,
             )
         big.paste(ring, (0, 0), Image.composite(ring.getchannel("A"), mask, mask))
@@ -76,7 +77,8 @@ def rounded(
 
 
 @lru_cache(maxsize=128)
-def glow(size: tuple[int, int], radius: int, colour: Colour, spread: int, alpha: int) -> Image.Image:
+def glow(size: tuple[int, int], radius: int, colour: Colour, spread: int,
+         alpha: int) -> Image.Image:
     """A soft halo ``spread`` pixels wide around a rounded rectangle of ``size``."""
     w, h = size
     out = Image.new("RGBA", (w + 2 * spread, h + 2 * spread), rgba(colour, 0))
@@ -94,7 +96,7 @@ def shadow(size: tuple[int, int], radius: int, alpha: int, blur: int = 6) -> Ima
     return glow(size, radius, (0, 0, 0), blur * 2, alpha)
 
 
-def paste(base: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+def paste(base: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> None:
     """Paste an RGBA sprite onto an RGB or RGBA image at ``xy`` using its alpha."""
     base.paste(sprite, (round(xy[0]), round(xy[1])), sprite)
 

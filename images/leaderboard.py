@@ -54,7 +54,8 @@ def render_leaderboard_image(view: LeaderboardView, theme: str | Theme = "dark")
         dr.paste(im, dr.player_avatar(40, row.name, row.initials, colour), (PAD + 80, cy - 20))
         dr.name_text(d, (PAD + 132, cy), row.name, 22, th.text, X_RATING - 90 - (PAD + 132),
                      f"Player {row.rank}", anchor="lm")
-        d.text((X_RATING, cy), f"{row.rating:.0f}", font=font(22, True), fill=th.accent, anchor="rm")
+        d.text((X_RATING, cy), f"{row.rating:.0f}", font=font(22, True), fill=th.accent,
+               anchor="rm")
         d.text((X_WINS, cy), str(row.wins), font=font(20), fill=th.text, anchor="rm")
         d.text((X_PLAYED, cy), str(row.matches), font=font(20), fill=th.text, anchor="rm")
         pct = f"{100 * row.wins / row.matches:.0f}%" if row.matches > 0 else "–"

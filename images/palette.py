@@ -47,11 +47,12 @@ def reference_sheet(theme: Theme) -> Image.Image:
     colours = [theme.text, theme.dim, theme.faint, theme.accent, theme.good, theme.bad,
                *theme.team_colours]
     for i, c in enumerate(colours):
-        d.text((40 + (i % 4) * 220, py + 20 + (i // 4) * 40), "Ağ 10/6 −60 pts", font=font(22, True),
-               fill=c)
+        d.text((40 + (i % 4) * 220, py + 20 + (i // 4) * 40), "Ağ 10/6 −60 pts",
+               font=font(22, True), fill=c)
     for i, c in enumerate(AVATAR_COLOURS):
         dr.paste(sheet, dr.avatar(54, c, "AY"), (40 + i * 64, py + 110))
-    dr.paste(sheet, dr.pill("BID 6", 14, theme.accent, theme.accent_text, height=24), (600, py + 110))
+    bid = dr.pill("BID 6", 14, theme.accent, theme.accent_text, height=24)
+    dr.paste(sheet, bid, (600, py + 110))
     dr.paste(sheet, dr.pill("FORCED", 14, theme.bad, (255, 255, 255), height=24), (700, py + 110))
     dr.paste(sheet, dr.pill("MADE", 14, theme.good, (255, 255, 255), height=24), (800, py + 110))
     dr.paste(sheet, dr.glow((200, 30), 14, theme.accent, 16, 200), (40, py + 170))

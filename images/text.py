@@ -121,12 +121,12 @@ def clean(text: str, fallback: str = "") -> str:
     for ch in text:
         cp = ord(ch)
         cat = unicodedata.category(ch)
-        if ch.isspace() or cat in ("Zs", "Zl", "Zp") or cat == "Cc":
+        if ch.isspace() or cat in ("Zs", "Zl", "Zp"):
             if out and out[-1] != " ":
                 out.append(" ")
             marks = 0
             continue
-        if cat in ("Cf", "Cs", "Co", "Cn") or _is_variation_selector(cp):
+        if cat in ("Cc", "Cf", "Cs", "Co", "Cn") or _is_variation_selector(cp):
             continue
         if cat.startswith("M"):
             if not out or out[-1] in (" ", MISSING) or marks >= MAX_MARKS or cp not in cover:
