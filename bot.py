@@ -1,0 +1,107 @@
+"""batak-bot: İhaleli Batak on Discord. Run with ``make run`` (or ``python bot.py``).
+
+Settings come from the environment and ``.env`` (see ``.env.example``).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import discord
+from discord.ext import commands
+from dotenv import load_dotenv
+
+from cogs.config import BotConfig, ConfigError, load_config
+from cogs.i18n import CatalogueTranslator
+from cogs.service import TableService
+from data import Store, StoreError
+
+log = logging.getLogger("batak")
+
+
+class BatakBot(commands.Bot):
+    """The bot: one store, one table service, the ``/batak`` cog."""
+
+    def __init__(self, config: BotConfig) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; no privileged intents
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.config = config
+        self.store: Store | None = None
+        self.service: TableService | None = None
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.config.database_path)
+        self.service = TableService(self.store, config=self.config.service_config())
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.load_extension("cogs.batak_cog")
+        restored = await self.service.restore()
+        log.info("database %s; %d open table(s) restored", self.config.database_path,
+                 len(restored))
+        cog: Any = self.get_cog("Batak")
+        if cog is not None:
+            await cog.refresh_all()
+        if self.config.dev_guild_id is not None:
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to server %s", len(synced), guild.id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global command(s) (may take up to an hour to show)", len(synced))
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("logged in as %s (%s) in %d server(s)", user, user.id if user else "?",
+                 len(self.guilds))
+
+    async def close(self) -> None:
+        try:
+            if self.service is not None:
+                await self.service.close()
+            cog: Any = self.get_cog("Batak")
+            if cog is not None:
+                await cog.pacer.close()
+        finally:
+            await super().close()
+            if self.store is not None:
+                await self.store.close()
+
+
+def main() -> int:
+    load_dotenv()
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config.log_level,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+    )
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(
+        config.log_level)))
+    bot = BatakBot(config)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN: reset it on the Bot page of your "
+              "application and put the new one in .env.", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(f"Cannot use the database: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""Buttons that survive restarts: their ``custom_id`` carries everything they need.
+
+- hand buttons: ``bt:{table}:{seat}:{move}:{code}``; ``code`` is ``p`` (pass),
+  ``b7`` (bid), ``tH`` (trump), ``cTH`` (card), ``hint`` or ``ref`` (refresh).
+- table buttons: ``bx:{table}:{what}``; ``what`` is show, join, leave, bot,
+  start, cancel or rematch.
+
+Both are :class:`discord.ui.DynamicItem`, registered once at start-up, so a
+click on a message sent before a restart still reaches the cog.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from .batak_cog import BatakCog
+
+HAND_RE = (
+    r"bt:(?P<table>[0-9]{1,18}):(?P<seat>[0-9]):(?P<move>[0-9]{1,6}):(?P<code>[A-Za-z0-9]{1,6})"
+)
+TABLE_RE = r"bx:(?P<table>[0-9]{1,18}):(?P<what>show|join|leave|bot|start|cancel|rematch)"
+
+TABLE_ACTIONS = ("show", "join", "leave", "bot", "start", "cancel", "rematch")
+
+
+def hand_id(table: int, seat: int, move: int, code: str) -> str:
+    return f"bt:{table}:{seat}:{move}:{code}"
+
+
+def table_id(table: int, what: str) -> str:
+    return f"bx:{table}:{what}"
+
+
+def _cog(interaction: discord.Interaction[Any]) -> BatakCog:
+    client = interaction.client
+    cog = client.get_cog("Batak") if hasattr(client, "get_cog") else None
+    if cog is None:
+        raise RuntimeError("the Batak cog is not loaded")
+    return cog  # type: ignore[no-any-return]
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_RE):
+    """A button of someone's hand (bid, pass, trump, card, hint, refresh)."""
+
+    def __init__(
+        self,
+        table: int,
+        seat: int,
+        move: int,
+        code: str,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                disabled=disabled,
+                custom_id=hand_id(table, seat, move, code),
+                row=row,
+            )
+        )
+        self.table = table
+        self.seat = seat
+        self.move = move
+        self.code = code
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HandButton:
+        return cls(
+            int(match["table"]),
+            int(match["seat"]),
+            int(match["move"]),
+            match["code"],
+            label=getattr(item, "label", None) or "?",
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_hand_button(
+            interaction, self.table, self.seat, self.move, self.code
+        )
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_RE):
+    """A button of a table's public message (Show hand, lobby buttons, Rematch)."""
+
+    def __init__(
+        self,
+        table: int,
+        what: str,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                disabled=disabled,
+                custom_id=table_id(table, what),
+                row=row,
+            )
+        )
+        self.table = table
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TableButton:
+        return cls(int(match["table"]), match["what"], label=getattr(item, "label", None) or "?")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_table_button(interaction, self.table, self.what)
+
+
+def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
+    """A view holding only dynamic items (so discord.py keeps no state for it)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
