@@ -16,6 +16,7 @@ import asyncio
 import io
 import math
 import statistics
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
@@ -77,8 +78,15 @@ def percentile(values: Sequence[float], p: float) -> float:
 class Driver:
     """Owns a :class:`FakeDiscord` and exposes what tests do and observe."""
 
-    def __init__(self, fake: FakeDiscord | None = None, **fake_kwargs: Any) -> None:
+    def __init__(
+        self, fake: FakeDiscord | None = None, *, reaction_time: float = 0.05, **fake_kwargs: Any
+    ) -> None:
         self.fake = fake or FakeDiscord(**fake_kwargs)
+        # A person cannot click a component within ``reaction_time`` seconds of the message
+        # (re)appearing. This also covers a real race: discord.py registers a per-message
+        # View only after it has read the callback's HTTP answer, which the fake counts as
+        # the acknowledgement; a click in that gap would be dropped by the bot, on Discord too.
+        self.reaction_time = reaction_time
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -195,6 +203,13 @@ class Driver:
         """A person writes a plain message."""
         return await self.fake.user_message(user, channel, content)
 
+    def _home_channel(self, user: User) -> Channel:
+        """The first channel of the only server ``user`` is in (when ``channel=`` is omitted)."""
+        guilds = [g for g in self.fake.guilds.values() if user.id in g.members]
+        if len(guilds) != 1:
+            raise ValueError(f"{user.username} is in {len(guilds)} servers: pass channel=")
+        return self.channel(guilds[0])
+
     def _only_guild(self) -> Guild:
         if len(self.fake.guilds) != 1:
             raise ValueError("several guilds: pass channel= explicitly")
@@ -222,7 +237,7 @@ class Driver:
         until a deferred response was replaced; ``"none"`` returns right after dispatch.
         Raises :class:`InteractionFailed` if the bot does not answer in time.
         """
-        channel = channel or self.channel()
+        channel = channel or self._home_channel(user)
         parts = command.split()
         cmd = self.fake.lookup_command(channel.guild_id, parts[0])
         if cmd is None:
@@ -367,7 +382,7 @@ class Driver:
     ) -> InteractionRecord:
         """Click a button (by custom_id or label) on a message ``user`` can see."""
         msg = self._message(message)
-        self._check_visible(user, msg)
+        await self._check_visible(user, msg)
         comp = self.find_component(msg, target)
         if comp.get("type") != 2:
             raise ValueError(f"{target!r} is not a button")
@@ -391,7 +406,7 @@ class Driver:
         """A forged or stale click: send ``custom_id`` as if it were a button on ``message``,
         whether or not the message still has it (what an old client or a replay would do)."""
         msg = self._message(message)
-        self._check_visible(user, msg)
+        await self._check_visible(user, msg)
         data = {"custom_id": custom_id, "component_type": 2}
         rec = self.fake.new_interaction(3, user, self.fake.channels[msg.channel_id], data, msg)
         return await self._run(rec, wait, timeout)
@@ -408,7 +423,7 @@ class Driver:
     ) -> InteractionRecord:
         """Pick ``values`` in a select menu (by custom_id or placeholder)."""
         msg = self._message(message)
-        self._check_visible(user, msg)
+        await self._check_visible(user, msg)
         comps = [c for c in _iter(msg.components) if c.get("type") in (3, 5, 6, 7, 8)]
         comp = next(
             (c for c in comps if target in (c.get("custom_id"), c.get("placeholder"))), None
@@ -499,9 +514,12 @@ class Driver:
             raise LookupError(f"message {mid} does not exist (deleted?)")
         return msg
 
-    def _check_visible(self, user: User, msg: MessageRecord) -> None:
+    async def _check_visible(self, user: User, msg: MessageRecord) -> None:
         if not self.fake.can_see(user.id, msg):
             raise PermissionError(f"{user.username} cannot see {msg!r}")
+        wait = self.reaction_time - (time.perf_counter() - msg.changed_at)
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     def message(self, message_id: int) -> MessageRecord:
         return self.fake.messages[message_id]

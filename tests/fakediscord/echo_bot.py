@@ -114,7 +114,9 @@ async def say(interaction: discord.Interaction, text: str) -> None:
 
 @echo.command(name="secret", description="Ephemeral reply")
 async def secret(interaction: discord.Interaction, text: str) -> None:
-    await interaction.response.send_message(f"psst {text}", ephemeral=True, view=Private())
+    await interaction.response.send_message(
+        f"psst {text}", ephemeral=True, view=Private(), file=png((9, 9, 9))
+    )
 
 
 @echo.command(name="slow", description="Defer, then follow up with a file")
@@ -145,16 +147,17 @@ async def double(interaction: discord.Interaction) -> None:
 
 @echo.command(name="limits", description="Try to break a limit")
 @app_commands.choices(
-    what=[app_commands.Choice(name=n, value=n) for n in ("content", "rows", "custom_id")]
+    what=[app_commands.Choice(name=n, value=n) for n in ("content", "duplicate", "custom_id")]
 )
 async def limits(interaction: discord.Interaction, what: str) -> None:
     view = discord.ui.View()
     content = "ok"
     if what == "content":
         content = "x" * 2001
-    elif what == "rows":
-        for i in range(6):
-            view.add_item(discord.ui.Button(label=str(i), custom_id=f"b{i}", row=min(i, 4)))
+    elif what == "duplicate":
+        # discord.py checks rows and widths itself, but not custom_id uniqueness
+        view.add_item(discord.ui.Button(label="a", custom_id="dup"))
+        view.add_item(discord.ui.Button(label="b", custom_id="dup"))
     elif what == "custom_id":
         view.add_item(discord.ui.Button(label="long", custom_id="c" * 101))
     try:
@@ -199,6 +202,38 @@ async def stale(interaction: discord.Interaction, millis: int) -> None:
         await interaction.followup.send("stale follow-up")
     except discord.HTTPException as e:
         log.info("stale follow-up refused: %s %s", e.status, e.code)
+
+
+class Ask(discord.ui.Modal, title="Tell me"):
+    answer: discord.ui.TextInput[Ask] = discord.ui.TextInput(label="Answer", custom_id="answer")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"you said {self.answer.value}", ephemeral=True)
+
+
+@echo.command(name="ask", description="Open a modal")
+async def ask(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(Ask())
+
+
+class Choose(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(
+        custom_id="echo:choose",
+        placeholder="Pick one",
+        options=[discord.SelectOption(label=x.upper(), value=x) for x in "abc"],
+    )
+    async def choose(
+        self, interaction: discord.Interaction, select: discord.ui.Select[Choose]
+    ) -> None:
+        await interaction.response.edit_message(content=f"chose {select.values[0]}")
+
+
+@echo.command(name="choose", description="A select menu")
+async def choose(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("choose", view=Choose())
 
 
 def main() -> None:

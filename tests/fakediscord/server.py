@@ -379,6 +379,7 @@ class MessageRecord:
     notified: list[int] = field(default_factory=list)
     seq: int = 0
     created_at: float = field(default_factory=time.perf_counter)
+    changed_at: float = field(default_factory=time.perf_counter)
 
     @property
     def id(self) -> int:
@@ -921,6 +922,7 @@ class FakeDiscord:
 
     def _changed(self, msg: MessageRecord) -> None:
         msg.seq = next(self._seq)
+        msg.changed_at = time.perf_counter()
         self._change_log.append(msg.id)
         self._wake(self._change_waiters)
 
