@@ -5,9 +5,10 @@ from __future__ import annotations
 from PIL import Image
 
 from . import draw as dr
-from .text import display_name, font
+from .labels import suit_name, text_for
+from .text import display_name, fit, font
 from .theme import Theme, get_theme
-from .views import SUIT_NAMES, AuctionView
+from .views import AuctionView
 
 W = 960
 COL_W = 216
@@ -37,7 +38,8 @@ def _rows(view: AuctionView) -> list[dict[int, int | None]]:
     return rows
 
 
-def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Image.Image:
+def render_auction_image(view: AuctionView, theme: str | Theme = "dark",
+                         lang: str = "en") -> Image.Image:
     th = get_theme(theme)
     rows = _rows(view)
     next_row = None
@@ -48,18 +50,19 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
     im, d = dr.canvas((W, height), th)
 
     # header: title left, high bid right
-    sub = f"Deal {view.deal_number} of {view.deal_count}"
     from .table import preset_title, seat_fallback
 
-    sub += f" · {preset_title(view.preset)}"
-    dr.label(d, (GRID_X + 8, 30), "AUCTION · İHALE", th)
-    dr.heading(d, (GRID_X + 8, 54), "Bidding", sub, th, 420)
+    sub = text_for(lang, "deal_sub", n=view.deal_number, count=view.deal_count)
+    sub += f" · {preset_title(view.preset, lang)}"
+    dr.label(d, (GRID_X + 8, 30), text_for(lang, "auction"), th)
+    dr.heading(d, (GRID_X + 8, 54), text_for(lang, "bidding"), sub, th, 420)
     high = view.high
     box = (W - GRID_X - 360, 26, W - GRID_X - 8, 126)
     dr.panel(im, box, th)
-    dr.label(d, (box[0] + 18, box[1] + 14), "HIGH BID", th)
+    dr.label(d, (box[0] + 18, box[1] + 14), text_for(lang, "high_bid"), th)
     if high is None:
-        d.text((box[0] + 18, box[1] + 40), "none yet", font=font(30, True), fill=th.faint,
+        d.text((box[0] + 18, box[1] + 40), text_for(lang, "none_yet"), font=font(30, True),
+               fill=th.faint,
                anchor="lt")
     else:
         seat, bid = high
@@ -70,7 +73,7 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
                                       view.players[seat].avatar_colour), (box[0] + 34 + bw,
                                                                           box[1] + 44))
         dr.name_text(d, (box[0] + 78 + bw, box[1] + 61), view.players[seat].name, 22, th.text,
-                     int(box[2] - box[0] - 96 - bw), seat_fallback(seat), anchor="lm")
+                     int(box[2] - box[0] - 96 - bw), seat_fallback(seat, lang), anchor="lm")
 
     # column heads, in calling order
     order = auction_order(view.dealer)
@@ -91,13 +94,13 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
         dr.paste(im, avatar, (mid - 20, top + 12))
         tags = []
         if seat == view.dealer:
-            tags.append("dealer")
+            tags.append(text_for(lang, "dealer"))
         if view.partnership:
-            tags.append("team " + "AB"[seat % 2])
+            tags.append(text_for(lang, "team", t="AB"[seat % 2]))
         if seat == view.viewer_seat:
-            tags.append("you")
+            tags.append(text_for(lang, "pos.0"))
         dr.name_text(d, (mid, top + 70), p.name, 20, th.text, x1 - x0 - 20,
-                     seat_fallback(seat), anchor="mm")
+                     seat_fallback(seat, lang), anchor="mm")
         if tags:
             d.text((mid, top + 94), " · ".join(tags), font=font(15), fill=th.dim, anchor="mm")
         if view.partnership:
@@ -116,7 +119,8 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
             if r < len(rows) and seat in rows[r]:
                 call = rows[r][seat]
                 if call is None:
-                    sprite = dr.pill("Pass", 18, th.panel_border, th.dim, bold=False,
+                    sprite = dr.pill(text_for(lang, "pass"), 18, th.panel_border, th.dim,
+                                     bold=False,
                                      height=CELL_H, pad_x=26)
                 else:
                     is_high = high is not None and high == (seat, call)
@@ -132,30 +136,33 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark") -> Imag
 
     # footer: the rules that matter for bidding
     fy = gy + n_rows * ROW_H + 18
-    bits = [f"Minimum bid {view.min_bid}"]
+    bits = [text_for(lang, "min_bid", n=view.min_bid)]
     if view.forced_bid is not None:
-        bits.append(f"all pass → dealer holds {view.forced_bid}")
+        bits.append(text_for(lang, "all_pass_forced", n=view.forced_bid))
     else:
-        bits.append("the dealer must bid if all pass")
+        bits.append(text_for(lang, "all_pass_must"))
     if view.fixed_trump is not None:
-        bits.append(f"{SUIT_NAMES[view.fixed_trump]} are always trump")
+        bits.append(text_for(lang, "always_trump", suit=suit_name(lang, view.fixed_trump)))
     if view.blind:
-        bits.append("hands shown after the auction")
-    d.text((GRID_X + 8, fy + 12), " · ".join(bits), font=font(17), fill=th.dim, anchor="lm")
+        bits.append(text_for(lang, "blind"))
+    room = W - 2 * GRID_X - 16 - (330 if view.to_act is not None or view.contract else 0)
+    d.text((GRID_X + 8, fy + 12), fit(" · ".join(bits), 17, False, room), font=font(17),
+           fill=th.dim, anchor="lm")
     if view.to_act is None and view.contract is not None:
         c = view.contract
-        who = display_name(view.players[c.seat].name, 17, True, 220, seat_fallback(c.seat))
-        t = dr.pill(f"{who} holds the contract: {c.bid}", 17, th.accent, th.accent_text,
+        who = display_name(view.players[c.seat].name, 17, True, 180, seat_fallback(c.seat, lang))
+        t = dr.pill(text_for(lang, "holds", name=who, n=c.bid), 17, th.accent, th.accent_text,
                     height=34, pad_x=16)
         dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
     if view.to_act is not None:
         p = view.players[view.to_act]
-        msg = display_name(p.name, 20, True, 220, seat_fallback(view.to_act))
-        t = dr.pill(f"▶ {msg} to call", 17, th.accent, th.accent_text, height=34, pad_x=16)
+        msg = display_name(p.name, 17, True, 220, seat_fallback(view.to_act, lang))
+        t = dr.pill(text_for(lang, "to_call", name=msg), 17, th.accent, th.accent_text,
+                    height=34, pad_x=16)
         dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
     return im
 
 
-def render_auction(view: AuctionView, theme: str | Theme = "dark") -> bytes:
-    """PNG bytes of the auction picture."""
-    return dr.to_png(render_auction_image(view, theme), get_theme(theme))
+def render_auction(view: AuctionView, theme: str | Theme = "dark", lang: str = "en") -> bytes:
+    """PNG bytes of the auction picture (960 wide)."""
+    return dr.to_png(render_auction_image(view, theme, lang), get_theme(theme))

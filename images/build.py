@@ -226,8 +226,7 @@ def hand_view_from_observation(obs: Observation, title: str = "Your hand") -> Ha
     if obs.phase.value == "play" and obs.to_act == obs.seat:
         legal = frozenset(_code(a.card) for a in obs.legal if isinstance(a, Play))
     trump = obs.trump.letter if obs.trump is not None else None
-    subtitle = "" if obs.hand is not None else "hidden until the auction ends"
-    return HandView(sort_hand(codes), legal, trump, title, subtitle)
+    return HandView(sort_hand(codes), legal, trump, title, hidden=obs.hand is None)
 
 
 def hand_view_from_match(match: Match, seat: int, title: str = "Your hand") -> HandView:

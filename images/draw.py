@@ -225,7 +225,7 @@ def heading(d: ImageDraw.ImageDraw, xy: tuple[int, int], title: str, subtitle: s
                anchor="lt")
 
 
-def label(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, theme: Theme,
-          anchor: str = "lt") -> None:
-    """A small capitalised label ("CONTRACT")."""
-    d.text(xy, s, font=font(15, True), fill=theme.dim, anchor=anchor)
+def label(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, theme: Theme) -> None:
+    """A small capitalised label ("CONTRACT"), placed by its top-left; baseline-aligned so
+    a dotted capital (İ) does not push it down."""
+    d.text((xy[0], xy[1] + 12), s, font=font(15, True), fill=theme.dim, anchor="ls")

@@ -6,9 +6,10 @@ from PIL import Image
 
 from . import draw as dr
 from .cards import card_shadowed, card_size, shadow_margin
+from .labels import suit_name, text_for
 from .text import clean, fit, font
 from .theme import Theme, get_theme
-from .views import SUIT_NAMES, HandView
+from .views import HandView
 
 CARD_W = 96
 STEP = 62  # horizontal distance between overlapping cards
@@ -24,18 +25,21 @@ def hand_width(n: int) -> int:
 
 
 def render_hand_image(view: HandView, theme: str | Theme = "dark",
-                      four_colour: bool = False) -> Image.Image:
+                      four_colour: bool = False, lang: str = "en") -> Image.Image:
     th = get_theme(theme)
     cw, ch = card_size(CARD_W)
     n = len(view.cards)
     width = hand_width(n)
     height = HEAD + LIFT + ch + PAD
     im, d = dr.canvas((width, height), th)
-    title = fit(clean(view.title) or "Your hand", 24, True, width - 2 * PAD - 170)
+    title = fit(clean(view.title) or text_for(lang, "your_hand"), 24, True, width - 2 * PAD - 170)
     d.text((PAD, 22), title, font=font(24, True), fill=th.text, anchor="lm")
-    sub = view.subtitle or (
-        f"{len(view.legal)} playable" if view.legal is not None else f"{n} cards"
-    )
+    if view.subtitle:
+        sub = view.subtitle
+    elif view.legal is not None:
+        sub = text_for(lang, "playable", n=len(view.legal))
+    else:
+        sub = text_for(lang, "n_cards", n=n) if n else ""
     tw = font(24, True).getlength(title)
     d.text((PAD + tw + 14, 23), fit(clean(sub), 17, False, int(width - 2 * PAD - tw -
                                                                        190)),
@@ -43,7 +47,8 @@ def render_hand_image(view: HandView, theme: str | Theme = "dark",
     if view.trump is not None:
         chip = dr.suit_chip(view.trump, 34, four_colour, th.panel_border)
         dr.paste(im, chip, (width - PAD - chip.width, 6))
-        d.text((width - PAD - chip.width - 10, 23), f"{SUIT_NAMES[view.trump].lower()} trump",
+        d.text((width - PAD - chip.width - 10, 23),
+               text_for(lang, "suit_trump", suit=suit_name(lang, view.trump)),
                font=font(17), fill=th.dim, anchor="rm")
     m = shadow_margin(CARD_W)
     x0 = (width - ((n - 1) * STEP + cw)) // 2 if n else PAD
@@ -55,11 +60,13 @@ def render_hand_image(view: HandView, theme: str | Theme = "dark",
         sprite = card_shadowed(code, CARD_W, four_colour, dim, th.shadow_alpha)
         dr.paste(im, sprite, (x0 + i * STEP - m, y - m))
     if n == 0:
-        d.text((width // 2, HEAD + (LIFT + ch) // 2), "No cards", font=font(22), fill=th.faint,
+        empty = text_for(lang, "hidden" if view.hidden else "no_cards")
+        d.text((width // 2, HEAD + (LIFT + ch) // 2), empty, font=font(22), fill=th.faint,
                anchor="mm")
     return im
 
 
-def render_hand(view: HandView, theme: str | Theme = "dark", four_colour: bool = False) -> bytes:
+def render_hand(view: HandView, theme: str | Theme = "dark", four_colour: bool = False,
+                lang: str = "en") -> bytes:
     """PNG bytes of a hand; meant for the player's ephemeral message."""
-    return dr.to_png(render_hand_image(view, theme, four_colour), get_theme(theme))
+    return dr.to_png(render_hand_image(view, theme, four_colour, lang), get_theme(theme))

@@ -5,27 +5,28 @@ from __future__ import annotations
 from PIL import Image
 
 from . import draw as dr
+from .labels import suit_name, text_for, upper
 from .text import display_name, font
 from .theme import Theme, get_theme
-from .views import SUIT_NAMES, ContractView, DealSummaryView, MatchResultView, Player
+from .views import ContractView, DealSummaryView, MatchResultView, Player
 
 W = 960
 PAD = 36
 
 
-def _contract_line(players: tuple[Player, ...], c: ContractView | None) -> str:
+def _contract_line(players: tuple[Player, ...], c: ContractView | None, lang: str) -> str:
     if c is None:
-        return "No contract"
+        return text_for(lang, "no_contract")
     from .table import seat_fallback
 
-    who = display_name(players[c.seat].name, 18, False, 300, seat_fallback(c.seat))
-    trump = f" · {SUIT_NAMES[c.trump].lower()} trump" if c.trump else ""
-    forced = " (forced)" if c.forced else ""
-    return f"{who} bid {c.bid}{forced}{trump}"
+    who = display_name(players[c.seat].name, 18, False, 300, seat_fallback(c.seat, lang))
+    trump = text_for(lang, "trump_line", suit=suit_name(lang, c.trump)) if c.trump else ""
+    forced = text_for(lang, "forced_paren") if c.forced else ""
+    return text_for(lang, "contract_line", name=who, n=c.bid) + forced + trump
 
 
 def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark",
-                              four_colour: bool = False) -> Image.Image:
+                              four_colour: bool = False, lang: str = "en") -> Image.Image:
     from .table import preset_title, seat_fallback
 
     th = get_theme(theme)
@@ -34,17 +35,18 @@ def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark"
     height = head_h + 50 + 4 * row_h + 40
     im, d = dr.canvas((W, height), th)
     c = view.contract
-    dr.label(d, (PAD, 30), f"DEAL {view.deal_number} OF {view.deal_count} · "
-             f"{preset_title(view.preset).upper()}", th)
+    head = text_for(lang, "deal_head", n=view.deal_number, count=view.deal_count)
+    dr.label(d, (PAD, 30), f"{head} · {upper(lang, preset_title(view.preset, lang))}", th)
     holder_made = view.made(c.seat) if c is not None else None
-    title = "Deal over"
+    title = text_for(lang, "deal_over")
     if c is not None:
-        who = display_name(view.players[c.seat].name, 30, True, 440, seat_fallback(c.seat))
-        title = f"{who} made it" if holder_made else f"{who} went down"
-    dr.heading(d, (PAD, 54), title, _contract_line(view.players, c), th, 600)
+        who = display_name(view.players[c.seat].name, 30, True, 440, seat_fallback(c.seat, lang))
+        title = text_for(lang, "made_it" if holder_made else "went_down", name=who)
+    dr.heading(d, (PAD, 54), title, _contract_line(view.players, c, lang), th, 600)
     if c is not None:
         badge_fill = th.good if holder_made else th.bad
-        badge = dr.pill("MADE" if holder_made else "DOWN", 24, badge_fill, (255, 255, 255),
+        word = text_for(lang, "made_badge" if holder_made else "down_badge")
+        badge = dr.pill(word, 24, badge_fill, (255, 255, 255),
                         height=52, pad_x=26)
         bx = W - PAD - badge.width
         dr.paste(im, badge, (bx, 48))
@@ -52,12 +54,13 @@ def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark"
             dr.paste(im, dr.suit_chip(c.trump, 52, four_colour, th.panel_border), (bx - 68, 48))
 
     # table of seats
-    cols = [("PLAYER", PAD + 16, "la"), ("CONTRACT", 470, "ma"), ("TRICKS", 590, "ma"),
-            ("RESULT", 700, "ma"), ("DEAL", 810, "ra"), ("TOTAL", W - PAD - 16, "ra")]
+    cols = [("col.player", PAD + 16, "la"), ("col.contract", 470, "ma"), ("col.tricks", 590, "ma"),
+            ("col.result", 700, "ma"), ("col.deal", 810, "ra"), ("col.total", W - PAD - 16, "ra")]
     ty = head_h
     dr.panel(im, (PAD, ty, W - PAD, ty + 50 + 4 * row_h + 8), th)
     for name, x, anchor in cols:
-        d.text((x, ty + 18), name, font=font(15, True), fill=th.dim, anchor=anchor)
+        d.text((x, ty + 18), text_for(lang, name), font=font(15, True), fill=th.dim,
+               anchor=anchor)
     order = [(view.dealer + i) % 4 for i in (1, 2, 3, 4)]
     best_total = max(view.totals)
     for r, seat in enumerate(order):
@@ -73,11 +76,13 @@ def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark"
             x += 8
         dr.paste(im, dr.player_avatar(44, p.name, p.initials, p.avatar_colour), (x, cy - 22))
         is_holder = c is not None and c.seat == seat
-        sub = "contract" if is_holder else ("dealer" if seat == view.dealer else "")
+        sub = text_for(lang, "holder") if is_holder else (
+            text_for(lang, "dealer") if seat == view.dealer else "")
         if view.partnership:
-            sub = ("team " + "AB"[seat % 2]) + (" · " + sub if sub else "")
+            team = text_for(lang, "team", t="AB"[seat % 2])
+            sub = team + (" · " + sub if sub else "")
         dr.name_text(d, (x + 56, cy - 10 if sub else cy), p.name, 22, th.text,
-                     470 - 60 - (x + 56) - 10, seat_fallback(seat), anchor="lm")
+                     470 - 60 - (x + 56) - 10, seat_fallback(seat, lang), anchor="lm")
         d.text((x + 56, cy + 14), sub, font=font(15), fill=th.accent if is_holder else th.dim,
                anchor="lm")
         target = view.targets[seat]
@@ -91,7 +96,8 @@ def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark"
         if made is None:
             d.text((700, cy), "–", font=font(22), fill=th.faint, anchor="mm")
         else:
-            tag = dr.pill("made" if made else "down", 16, th.good if made else th.bad,
+            word = text_for(lang, "made" if made else "down")
+            tag = dr.pill(word, 16, th.good if made else th.bad,
                           (255, 255, 255), height=28, pad_x=12)
             dr.paste(im, tag, (700 - tag.width // 2, cy - 14))
         score = view.scores[seat]
@@ -104,12 +110,13 @@ def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark"
 
 
 def render_deal_summary(view: DealSummaryView, theme: str | Theme = "dark",
-                        four_colour: bool = False) -> bytes:
-    """PNG bytes of the end-of-deal summary."""
-    return dr.to_png(render_deal_summary_image(view, theme, four_colour), get_theme(theme))
+                        four_colour: bool = False, lang: str = "en") -> bytes:
+    """PNG bytes of the end-of-deal summary (960 wide)."""
+    return dr.to_png(render_deal_summary_image(view, theme, four_colour, lang), get_theme(theme))
 
 
-def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark") -> Image.Image:
+def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark",
+                              lang: str = "en") -> Image.Image:
     from .table import preset_title, seat_fallback
 
     th = get_theme(theme)
@@ -122,22 +129,26 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
     im, d = dr.canvas((W, height), th)
     winners = [w for w in view.winners if 0 <= w <= 3]
     running = not winners
-    dr.label(d, (PAD, 30), "MATCH RESULT" if not running else "MATCH SO FAR", th)
-    if len(winners) == 1:
+    dr.label(d, (PAD, 30), text_for(lang, "match_so_far" if running else "match_result"), th)
+
+    def name(seat: int, width: int) -> str:
+        return display_name(view.players[seat].name, 30, True, width, seat_fallback(seat, lang))
+
+    partners = view.partnership and len(winners) == 2 and (winners[0] - winners[1]) % 2 == 0
+    if len(winners) == 1 or partners:
         w = winners[0]
-        title = display_name(view.players[w].name, 30, True, 560, seat_fallback(w)) + " wins!"
+        title = text_for(lang, "wins", name=name(w, 560))
         if view.partnership:
             mate = (w + 2) % 4
-            title = ("Team " + "AB"[w % 2] + " wins: "
-                     + display_name(view.players[w].name, 30, True, 260, seat_fallback(w)) + " & "
-                     + display_name(view.players[mate].name, 30, True, 260, seat_fallback(mate)))
+            title = text_for(lang, "team_wins", t="AB"[w % 2], a=name(w, 240), b=name(mate, 240))
     elif winners:
-        title = "Shared win"
+        title = text_for(lang, "shared_win")
     else:
-        title = "Standings"
-    sub = f"{preset_title(view.preset)} · {n} deal{'s' if n != 1 else ''}"
+        title = text_for(lang, "standings")
+    sub = preset_title(view.preset, lang) + " · " + (
+        text_for(lang, "one_deal") if n == 1 else text_for(lang, "n_deals", n=n))
     if n > view.deal_count:
-        sub += f" ({n - view.deal_count} extra)"
+        sub += text_for(lang, "extra", n=n - view.deal_count)
     dr.heading(d, (PAD, 54), title, sub, th, W - 2 * PAD - 140)
     if winners:
         trophy = dr.pill("★", 40, th.accent, th.accent_text, height=76)
@@ -160,8 +171,8 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
                fill=th.accent if rank == 1 else th.dim, anchor="lt")
         dr.paste(im, dr.player_avatar(48, p.name, p.initials, p.avatar_colour),
                  (x0 + card_w - 64, y0 + 12))
-        dr.name_text(d, (x0 + 16, y0 + 80), p.name, 20, th.text, card_w - 32, seat_fallback(seat),
-                     anchor="lm")
+        dr.name_text(d, (x0 + 16, y0 + 80), p.name, 20, th.text, card_w - 32,
+                     seat_fallback(seat, lang), anchor="lm")
         d.text((x0 + 16, y0 + 110), dr.signed(view.totals[seat]), font=font(26, True),
                fill=th.text, anchor="lm")
         if view.partnership:
@@ -173,10 +184,12 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
     dr.panel(im, (gx0, grid_top, gx1, height - 24), th)
     first_col = gx0 + 150
     col_w = (gx1 - 16 - first_col) // 4
-    d.text((gx0 + 18, grid_top + 24), "DEAL", font=font(15, True), fill=th.dim, anchor="lm")
+    d.text((gx0 + 18, grid_top + 24), text_for(lang, "col.deal"), font=font(15, True),
+           fill=th.dim, anchor="lm")
     for seat in range(4):
         cx = first_col + seat * col_w + col_w // 2
-        nm = display_name(view.players[seat].name, 16, True, col_w - 16, seat_fallback(seat))
+        nm = display_name(view.players[seat].name, 16, True, col_w - 16,
+                          seat_fallback(seat, lang))
         d.text((cx, grid_top + 24), nm, font=font(16, True), fill=th.text, anchor="mm")
     y = grid_top + 46
     for i, row in enumerate(view.deal_scores):
@@ -200,7 +213,8 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
                        font=font(13), fill=th.dim, anchor="lm")
     ty = y + max(n, 1) * row_h + 8
     d.line((gx0 + 12, ty, gx1 - 12, ty), fill=th.panel_border, width=2)
-    d.text((gx0 + 18, ty + 22), "TOTAL", font=font(15, True), fill=th.dim, anchor="lm")
+    d.text((gx0 + 18, ty + 22), text_for(lang, "col.total"), font=font(15, True), fill=th.dim,
+           anchor="lm")
     for seat in range(4):
         cx = first_col + seat * col_w + col_w // 2
         d.text((cx, ty + 22), dr.signed(view.totals[seat]), font=font(20, True),
@@ -208,6 +222,7 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
     return im
 
 
-def render_match_result(view: MatchResultView, theme: str | Theme = "dark") -> bytes:
+def render_match_result(view: MatchResultView, theme: str | Theme = "dark",
+                        lang: str = "en") -> bytes:
     """PNG bytes of the match result (or standings so far, when there is no winner yet)."""
-    return dr.to_png(render_match_result_image(view, theme), get_theme(theme))
+    return dr.to_png(render_match_result_image(view, theme, lang), get_theme(theme))

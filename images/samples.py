@@ -108,6 +108,7 @@ class Sample:
     view: object
     theme: str = "dark"
     four_colour: bool = False
+    lang: str = "en"
 
 
 def leaderboard_sample(names: tuple[str, ...] = ()) -> LeaderboardView:
@@ -184,6 +185,21 @@ def _engine_samples() -> Iterator[Sample]:
     m = play_until("classic", 4, lambda x: x.deal_number >= 4)
     yield Sample("match-classic-running", "match", match_result_view(m, LATIN))
 
+    # Turkish labels, and bots at the table
+    with_bots = (Player("Ayşe Yılmaz"), Player("Bot Kolay", is_bot=True), Player("Şule Doğan"),
+                 Player("Bot Orta", is_bot=True))
+    m = play_until("standard", 13, _mid_play(2, 5, 1))
+    yield Sample("tr-table", "table", table_view_from_match(m, with_bots, 0), lang="tr")
+    yield Sample("tr-table-light", "table", table_view_from_match(m, with_bots, 0), "light",
+                 lang="tr")
+    seat = m.to_act if m.to_act is not None else 0
+    yield Sample("tr-hand", "hand", hand_view_from_match(m, seat, ""), lang="tr")
+    m = play_until("standard", 13, _in_auction(3, 2))
+    yield Sample("tr-auction", "auction", auction_view_from_match(m, with_bots, 0), lang="tr")
+    m = play_until("esli", 13, _never)
+    yield Sample("tr-deal", "deal", deal_summary_view(m, TURKISH, 1), lang="tr")
+    yield Sample("tr-match", "match", match_result_view(m, TURKISH), lang="tr")
+
 
 def handmade_samples() -> Iterator[Sample]:
     """Samples that need no engine."""
@@ -204,6 +220,8 @@ def handmade_samples() -> Iterator[Sample]:
     yield Sample("leaderboard-light", "leaderboard", leaderboard_sample(), "light")
     yield Sample("leaderboard-hostile", "leaderboard",
                  leaderboard_sample(HOSTILE + MORE_HOSTILE))
+    yield Sample("tr-leaderboard", "leaderboard", replace(leaderboard_sample(), title="",
+                                                          subtitle="Bu sunucu"), lang="tr")
     yield Sample("hand-full-light", "hand", HandView(
         ("AS", "KS", "7S", "QH", "TH", "4H", "AC", "JC", "9C", "2C", "KD", "8D", "3D"),
         frozenset({"AC", "JC", "9C", "2C"}), "H", "Your hand", ""), "light", True)
@@ -245,18 +263,19 @@ def render_sample(sample: Sample) -> bytes:
     )
 
     v = sample.view
+    t, lang = sample.theme, sample.lang
     if isinstance(v, TableView):
-        return render_table(v, sample.theme, sample.four_colour)
+        return render_table(v, t, sample.four_colour, lang)
     if isinstance(v, AuctionView):
-        return render_auction(v, sample.theme)
+        return render_auction(v, t, lang)
     if isinstance(v, DealSummaryView):
-        return render_deal_summary(v, sample.theme, sample.four_colour)
+        return render_deal_summary(v, t, sample.four_colour, lang)
     if isinstance(v, MatchResultView):
-        return render_match_result(v, sample.theme)
+        return render_match_result(v, t, lang)
     if isinstance(v, HandView):
-        return render_hand(v, sample.theme, sample.four_colour)
+        return render_hand(v, t, sample.four_colour, lang)
     if isinstance(v, LeaderboardView):
-        return render_leaderboard(v, sample.theme)
+        return render_leaderboard(v, t, lang)
     raise TypeError(f"not a view: {type(v).__name__}")
 
 

@@ -8,9 +8,10 @@ from PIL import Image, ImageDraw
 
 from . import draw as dr
 from .cards import card_shadowed, card_size, shadow_margin
-from .text import fit, font
+from .labels import suit_name, text_for, upper
+from .text import clean, fit, font
 from .theme import Theme, get_theme
-from .views import SUIT_NAMES, Player, TableView, TrickView
+from .views import Player, TableView, TrickView
 
 W, H = 960, 680
 CX, CY = W // 2, H // 2
@@ -42,15 +43,7 @@ DEAL_BOX = (W - MARGIN - INFO_W, MARGIN, W - MARGIN, MARGIN + INFO_H)
 STATUS_BOX = (MARGIN, H - MARGIN - INFO_H, MARGIN + INFO_W, H - MARGIN)
 LAST_BOX = (W - MARGIN - INFO_W, H - MARGIN - 150, W - MARGIN, H - MARGIN)
 
-PRESET_TITLES = {
-    "standard": "Standard",
-    "classic": "Classic",
-    "esli": "Eşli · partners",
-    "koz-maca": "Koz Maça",
-    "kanli": "Kanlı · blind bids",
-}
-
-ACTION_WORDS = {"auction": "to bid", "trump": "names trump", "play": "to play", "done": ""}
+KNOWN_PRESETS = ("standard", "classic", "esli", "koz-maca", "kanli")
 
 
 def position(seat: int, viewer: int) -> int:
@@ -58,12 +51,15 @@ def position(seat: int, viewer: int) -> int:
     return (seat - viewer) % 4
 
 
-def seat_fallback(seat: int) -> str:
-    return f"Seat {seat + 1}"
+def seat_fallback(seat: int, lang: str = "en") -> str:
+    """What an empty name shows: "Seat 1"."""
+    return text_for(lang, "seat", n=seat + 1)
 
 
-def preset_title(preset: str) -> str:
-    return PRESET_TITLES.get(preset, fit(preset, 18, False, 200) or "Batak")
+def preset_title(preset: str, lang: str = "en") -> str:
+    if preset in KNOWN_PRESETS:
+        return text_for(lang, f"preset.{preset}")
+    return fit(clean(preset), 18, False, 200) or "Batak"
 
 
 @lru_cache(maxsize=8)
@@ -91,19 +87,37 @@ def background(theme: Theme) -> Image.Image:
     return im
 
 
+def _box(theme: Theme, box: tuple[int, int, int, int]) -> tuple[Image.Image, int, int]:
+    """An info box sprite (panel with shadow); returns it and the panel's inner origin."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    img = Image.new("RGBA", (w + 24, h + 24), (0, 0, 0, 0))
+    img.alpha_composite(dr.shadow((w, h), 16, theme.shadow_alpha), (0, 3))
+    img.alpha_composite(
+        dr.rounded((w, h), 16, dr.rgba(theme.panel), dr.rgba(theme.panel_border), 2), (12, 12)
+    )
+    return img, 12 + 18, 12 + 14
+
+
 @lru_cache(maxsize=512)
 def plate(
     theme: Theme,
     player: Player,
     seat: int,
-    line2: str,
-    line2_colour: tuple[int, int, int],
+    main: str,
+    rest: str,
+    main_colour: tuple[int, int, int],
     total: int,
     active: bool,
     dealer: bool,
     team: int | None,
+    lang: str,
 ) -> Image.Image:
-    """One seat's name plate (cached: it only changes when the seat's numbers do)."""
+    """One seat's name plate (cached: it only changes when the seat's numbers do).
+
+    Line one is the name; line two ``main`` (bold) and ``rest`` (small) on the
+    left, for tricks or the last call, and the match total on the right.
+    """
     pad = 16
     img = Image.new("RGBA", (PLATE_W + 2 * pad, PLATE_H + 2 * pad), (0, 0, 0, 0))
     if active:
@@ -124,22 +138,27 @@ def plate(
         dr.player_avatar(AVATAR, player.name, player.initials, player.avatar_colour), (ax, ay)
     )
     if dealer:
-        chip = dr.pill("D", 15, theme.text, theme.panel, height=24, pad_x=6)
+        chip = dr.pill(text_for(lang, "dealer_chip"), 15, theme.text, theme.panel, height=24,
+                       pad_x=6)
         img.alpha_composite(chip, (ax + AVATAR - 18, ay + AVATAR - 20))
+    if player.is_bot:
+        chip = dr.pill(text_for(lang, "bot"), 11, theme.dim, theme.panel, height=18, pad_x=5)
+        img.alpha_composite(chip, (ax + (AVATAR - chip.width) // 2, ay - 9))
     tx = ax + AVATAR + 12
     max_w = PLATE_W + pad - tx - 14
-    dr.name_text(d, (tx, pad + 14), player.name, 24, theme.text, max_w, seat_fallback(seat))
-    # second line: tricks on the left, match total on the right
+    dr.name_text(d, (tx, pad + 14), player.name, 24, theme.text, max_w,
+                 seat_fallback(seat, lang))
+    # second line: tricks (or the last call) on the left, match total on the right
     y2 = pad + 64
     right = PLATE_W + pad - 16
-    d.text((right, y2), "pts", font=font(15), fill=theme.dim, anchor="rs")
+    pts = text_for(lang, "pts")
+    d.text((right, y2), pts, font=font(15), fill=theme.dim, anchor="rs")
     score = dr.signed(total)
-    sx = right - font(15).getlength("pts") - 5
+    sx = right - font(15).getlength(pts) - 5
     d.text((sx, y2), score, font=font(22, True), fill=theme.text, anchor="rs")
     room = int(sx - font(22, True).getlength(score) - 12 - tx)
-    main, _, rest = line2.partition(" ")
     main = fit(main, 22, True, room)
-    d.text((tx, y2), main, font=font(22, True), fill=line2_colour, anchor="ls")
+    d.text((tx, y2), main, font=font(22, True), fill=main_colour, anchor="ls")
     mw = font(22, True).getlength(main) + 5
     if rest and mw + 20 < room:
         d.text((tx + mw, y2), fit(rest, 15, False, int(room - mw)), font=font(15), fill=theme.dim,
@@ -147,150 +166,127 @@ def plate(
     return img
 
 
-def _line2(view: TableView, seat: int, theme: Theme) -> tuple[str, tuple[int, int, int]]:
+def _line2(view: TableView, seat: int, theme: Theme,
+           lang: str) -> tuple[str, str, tuple[int, int, int]]:
+    """(bold part, small part, colour) of a plate's second line."""
     if view.phase == "auction":
         bids = [b for s, b in view.calls if s == seat]
         if not bids:
-            return "—", theme.dim
+            return "—", "", theme.dim
         last = bids[-1]
-        return ("Pass", theme.dim) if last is None else (f"Bid\u00a0{last}", theme.text)
-    won = view.tricks_won[seat]
+        if last is None:
+            return text_for(lang, "pass"), "", theme.dim
+        return text_for(lang, "bid_line", n=last), "", theme.text
     target = view.targets[seat]
-    team_won = view.team_tricks(seat)
+    won = view.team_tricks(seat)
+    word = text_for(lang, "team_tricks" if view.partnership else "tricks")
     if target is None:
-        label = f"{team_won} tricks" if view.partnership else f"{won} tricks"
-        return (label if team_won != 1 else label[:-1]), theme.text
-    colour = theme.good if team_won >= target else theme.text
-    if view.partnership:
-        return f"{team_won}/{target} team", colour
-    return f"{won}/{target} tricks", colour
-
-
-def _status(view: TableView) -> tuple[str, str]:
-    """(headline, detail) for the status box."""
-    names = view.players
-    if view.phase == "done" or view.to_act is None:
-        done = sum(view.tricks_won)
-        return "Deal over", f"{done} of 13 tricks played"
-    who = names[view.to_act].name
-    if view.phase == "auction":
-        high = max((b for _, b in view.calls if b is not None), default=None)
-        return f"\0{view.to_act}", ("No bid yet" if high is None else f"High bid {high}")
-    if view.phase == "trump":
-        return f"\0{view.to_act}", "is naming trump"
-    trick_no = sum(view.tricks_won) + 1
-    del who
-    return f"\0{view.to_act}", f"Trick {min(trick_no, 13)} of 13"
+        return str(won), word, theme.text
+    colour = theme.good if won >= target else theme.text
+    return f"{won}/{target}", word, colour
 
 
 @lru_cache(maxsize=256)
-def _contract_box(theme: Theme, view_key: tuple[object, ...], four_colour: bool) -> Image.Image:
-    holder_name, holder_seat, bid, forced, trump, trump_broken, fixed = view_key
-    x0, y0, x1, y1 = CONTRACT_BOX
-    w, h = x1 - x0, y1 - y0
-    img = Image.new("RGBA", (w + 24, h + 24), (0, 0, 0, 0))
-    img.alpha_composite(dr.shadow((w, h), 16, theme.shadow_alpha), (0, 3))
-    img.alpha_composite(dr.rounded((w, h), 16, dr.rgba(theme.panel), dr.rgba(theme.panel_border),
-                                   2), (12, 12))
+def _contract_box(theme: Theme, holder: Player | None, holder_seat: int, bid: int, forced: bool,
+                  trump: str | None, trump_broken: bool, four_colour: bool,
+                  lang: str) -> Image.Image:
+    img, ox, oy = _box(theme, CONTRACT_BOX)
+    w = INFO_W
     d = ImageDraw.Draw(img)
-    ox, oy = 12 + 18, 12 + 14
-    d.text((ox, oy), "CONTRACT", font=font(15, True), fill=theme.dim, anchor="lt")
+    label = text_for(lang, "contract")
+    d.text((ox, oy + 12), label, font=font(15, True), fill=theme.dim, anchor="ls")
     chip = 60
     chip_cx = 12 + w - 62
     if trump is not None:
-        img.alpha_composite(dr.suit_chip(str(trump), chip, four_colour, theme.panel_border),
+        img.alpha_composite(dr.suit_chip(trump, chip, four_colour, theme.panel_border),
                             (chip_cx - chip // 2, 12 + 16))
-        label = "trump broken" if trump_broken else "trump"
-        d.text((chip_cx, 12 + 16 + chip + 8), label, font=font(14), fill=theme.dim,
-               anchor="mt")
-    if holder_seat is None:
-        d.text((ox, oy + 30), "Not yet", font=font(26, True), fill=theme.text, anchor="lt")
-        d.text((ox, oy + 66), str(fixed) if fixed else "Auction running", font=font(17),
+        note = text_for(lang, "trump_broken" if trump_broken else "trump")
+        d.text((chip_cx, 12 + 16 + chip + 8), fit(note, 14, False, 120), font=font(14),
+               fill=theme.dim, anchor="mt")
+    if holder is None:
+        d.text((ox, oy + 30), text_for(lang, "not_yet"), font=font(26, True), fill=theme.text,
+               anchor="lt")
+        sub = (text_for(lang, "fixed_trump", suit=suit_name(lang, trump).capitalize())
+               if trump is not None else text_for(lang, "auction_running"))
+        d.text((ox, oy + 66), fit(sub, 17, False, chip_cx - chip // 2 - ox - 8), font=font(17),
                fill=theme.dim, anchor="lt")
         return img
     d.text((ox, oy + 24), str(bid), font=font(48, True), fill=theme.accent, anchor="lt")
     bw = font(48, True).getlength(str(bid))
-    d.text((ox + bw + 8, oy + 64), "tricks", font=font(17), fill=theme.dim, anchor="ls")
+    d.text((ox + bw + 8, oy + 64), text_for(lang, "tricks"), font=font(17), fill=theme.dim,
+           anchor="ls")
     room = chip_cx - chip // 2 - ox - 8
-    dr.name_text(d, (ox, oy + 84), str(holder_name), 19, theme.text, room,
-                 seat_fallback(int(str(holder_seat))), bold=True)
+    dr.name_text(d, (ox, oy + 84), holder.name, 19, theme.text, room,
+                 seat_fallback(holder_seat, lang), bold=True)
     if forced:
-        tag = dr.pill("FORCED", 13, theme.bad, (255, 255, 255), height=22, pad_x=8)
-        lw = font(15, True).getlength("CONTRACT")
+        tag = dr.pill(text_for(lang, "forced"), 13, theme.bad, (255, 255, 255), height=22,
+                      pad_x=8)
+        lw = font(15, True).getlength(label)
         img.alpha_composite(tag, (ox + int(lw) + 10, oy - 4))
     if trump is None:
-        d.text((chip_cx, 12 + 16 + chip // 2), "?", font=font(40, True),
-               fill=theme.faint, anchor="mm")
+        d.text((chip_cx, 12 + 16 + chip // 2), "?", font=font(40, True), fill=theme.faint,
+               anchor="mm")
     return img
 
 
 @lru_cache(maxsize=64)
 def _deal_box(theme: Theme, deal_number: int, deal_count: int, preset: str,
-              partnership: bool) -> Image.Image:
-    x0, y0, x1, y1 = DEAL_BOX
-    w, h = x1 - x0, y1 - y0
-    img = Image.new("RGBA", (w + 24, h + 24), (0, 0, 0, 0))
-    img.alpha_composite(dr.shadow((w, h), 16, theme.shadow_alpha), (0, 3))
-    img.alpha_composite(dr.rounded((w, h), 16, dr.rgba(theme.panel), dr.rgba(theme.panel_border),
-                                   2), (12, 12))
+              partnership: bool, lang: str) -> Image.Image:
+    img, ox, oy = _box(theme, DEAL_BOX)
+    w = INFO_W
     d = ImageDraw.Draw(img)
-    ox, oy = 12 + 18, 12 + 14
-    d.text((ox, oy), "DEAL", font=font(15, True), fill=theme.dim, anchor="lt")
+    d.text((ox, oy + 12), text_for(lang, "deal"), font=font(15, True), fill=theme.dim,
+           anchor="ls")
     num = str(deal_number)
     d.text((ox, oy + 24), num, font=font(48, True), fill=theme.text, anchor="lt")
     nw = font(48, True).getlength(num)
-    extra = " (extra)" if deal_number > deal_count else ""
-    d.text((ox + nw + 8, oy + 64), f"of {deal_count}{extra}", font=font(17), fill=theme.dim,
-           anchor="ls")
-    d.text((ox, oy + 84), fit(preset_title(preset), 19, True, w - 36), font=font(19, True),
+    of = text_for(lang, "of_n_extra" if deal_number > deal_count else "of_n", n=deal_count)
+    d.text((ox + nw + 8, oy + 64), of, font=font(17), fill=theme.dim, anchor="ls")
+    d.text((ox, oy + 84), fit(preset_title(preset, lang), 19, True, w - 36), font=font(19, True),
            fill=theme.text, anchor="lt")
     if partnership:
-        for i, team in enumerate((0, 1)):
+        for team in (0, 1):
             dot = dr.rounded((14, 14), 7, dr.rgba(theme.team_colours[team]))
-            img.alpha_composite(dot, (12 + w - 120 + i * 56, oy + 4))
-            d.text((12 + w - 100 + i * 56, oy + 11), "AB"[team], font=font(15, True),
+            img.alpha_composite(dot, (12 + w - 120 + team * 56, oy + 4))
+            d.text((12 + w - 100 + team * 56, oy + 11), "AB"[team], font=font(15, True),
                    fill=theme.dim, anchor="lm")
     return img
 
 
 @lru_cache(maxsize=256)
-def _last_trick_box(theme: Theme, trick: TrickView, viewer: int, winner_name: str,
-                    four_colour: bool) -> Image.Image:
-    x0, y0, x1, y1 = LAST_BOX
-    w, h = x1 - x0, y1 - y0
-    img = Image.new("RGBA", (w + 24, h + 24), (0, 0, 0, 0))
-    img.alpha_composite(dr.shadow((w, h), 16, theme.shadow_alpha), (0, 3))
-    img.alpha_composite(dr.rounded((w, h), 16, dr.rgba(theme.panel), dr.rgba(theme.panel_border),
-                                   2), (12, 12))
+def _last_trick_box(theme: Theme, trick: TrickView, viewer: int, winner: Player | None,
+                    four_colour: bool, lang: str) -> Image.Image:
+    img, ox, oy = _box(theme, LAST_BOX)
+    w = INFO_W
     d = ImageDraw.Draw(img)
-    ox, oy = 12 + 18, 12 + 14
-    d.text((ox, oy), "LAST TRICK", font=font(15, True), fill=theme.dim, anchor="lt")
-    if trick.winner is not None:
-        tw = font(15, True).getlength("LAST TRICK ")
-        dr.name_text(d, (ox + tw + 4, oy), "→ " + winner_name, 15, theme.text,
-                     int(w - 36 - tw - 4), "?", bold=True)
-    # cards in seat order starting from the viewer, so they match the table
+    title = text_for(lang, "last_trick")
+    d.text((ox, oy + 12), title, font=font(15, True), fill=theme.dim, anchor="ls")
+    if winner is not None and trick.winner is not None:
+        tw = font(15, True).getlength(title + " ")
+        d.text((ox + tw + 4, oy + 12), "→", font=font(15, True), fill=theme.text, anchor="ls")
+        aw = font(15, True).getlength("→ ")
+        dr.name_text(d, (ox + tw + 4 + aw, oy + 12), winner.name, 15, theme.text,
+                     int(w - 36 - tw - 4 - aw), seat_fallback(trick.winner, lang), bold=True,
+                     anchor="ls")
+    # the cards in seat order from the viewer (you, right, across, left), like the table
     by_seat = trick.by_seat()
     m = shadow_margin(MINI_W)
     cw, ch = card_size(MINI_W)
     gap = 12
-    total = 4 * cw + 3 * gap
-    sx = 12 + (w - total) // 2
+    sx = 12 + (w - (4 * cw + 3 * gap)) // 2
     for i in range(4):
         seat = (viewer + i) % 4
-        x = sx + i * (cw + gap)
-        y = oy + 30
         code = by_seat.get(seat)
         if code is None:
             continue
+        x, y = sx + i * (cw + gap), oy + 30
         if seat == trick.winner:
             ring = dr.rounded((cw + 8, ch + 8), 9, (0, 0, 0, 0), dr.rgba(theme.accent), 3)
             img.alpha_composite(ring, (x - 4, y - 4))
         img.alpha_composite(card_shadowed(code, MINI_W, four_colour, 0.0, theme.shadow_alpha),
                             (x - m, y - m))
-        label = ["you" if seat == viewer else "", "right", "across", "left"][i]
-        d.text((x + cw / 2, y + ch + 6), label or "you", font=font(13), fill=theme.dim,
-               anchor="mt")
+        d.text((x + cw / 2, y + ch + 6), text_for(lang, f"pos.{i}"), font=font(13),
+               fill=theme.dim, anchor="mt")
     return img
 
 
@@ -300,12 +296,46 @@ def _slot(theme: Theme) -> Image.Image:
     return dr.rounded((cw, ch), 9, dr.rgba(theme.accent, 40), dr.rgba(theme.accent), 3, dash=True)
 
 
-def render_table_image(view: TableView, theme: str | Theme = "dark",
-                       four_colour: bool = False) -> Image.Image:
+def _status(im: Image.Image, view: TableView, th: Theme, lang: str) -> None:
+    """The bottom-left box: whose turn it is and what they are doing, or the deal's end."""
+    d = ImageDraw.Draw(im)
+    dr.panel(im, STATUS_BOX, th)
+    sx, sy = STATUS_BOX[0] + 18, STATUS_BOX[1] + 14
+    seat = view.to_act
+    if view.phase == "done" or seat is None:
+        d.text((sx, sy + 12), text_for(lang, "status"), font=font(15, True), fill=th.dim,
+               anchor="ls")
+        d.text((sx, sy + 34), text_for(lang, "deal_over"), font=font(26, True), fill=th.text,
+               anchor="lt")
+        played = text_for(lang, "tricks_played", n=sum(view.tricks_won))
+        d.text((sx, sy + 74), played, font=font(18), fill=th.dim, anchor="lt")
+        return
+    d.text((sx, sy + 12), text_for(lang, "turn"), font=font(15, True), fill=th.dim,
+           anchor="ls")
+    p = view.players[seat]
+    dr.paste(im, dr.player_avatar(40, p.name, p.initials, p.avatar_colour, th.accent),
+             (sx, sy + 30))
+    dr.name_text(d, (sx + 52, sy + 50), p.name, 24, th.text, INFO_W - 36 - 52,
+                 seat_fallback(seat, lang), anchor="lm")
+    verb = text_for(lang, f"act.{view.phase}")
+    if view.phase == "auction":
+        high = max((b for _, b in view.calls if b is not None), default=None)
+        detail = text_for(lang, "no_bid") if high is None else text_for(lang, "high_bid_n",
+                                                                         n=high)
+        line = f"{verb} · {detail}"
+    elif view.phase == "trump":
+        line = verb
+    else:
+        line = f"{verb} · " + text_for(lang, "trick_n", n=min(sum(view.tricks_won) + 1, 13))
+    d.text((sx, sy + 86), fit(line, 18, False, INFO_W - 36), font=font(18), fill=th.dim,
+           anchor="lt")
+
+
+def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour: bool = False,
+                       lang: str = "en") -> Image.Image:
     """The table picture as a Pillow image (see :func:`render_table` for PNG bytes)."""
     th = get_theme(theme)
     im = background(th).copy()
-    d = ImageDraw.Draw(im)
     viewer = view.viewer_seat
 
     # the trick: each card in front of the seat that played it
@@ -316,7 +346,7 @@ def render_table_image(view: TableView, theme: str | Theme = "dark",
     if view.phase == "play" and view.to_act is not None and view.to_act not in played:
         px, py = TRICK_XY[position(view.to_act, viewer)]
         dr.paste(im, _slot(th), (px - cw // 2, py - ch // 2))
-    if trick is not None:
+    if trick is not None and trick.cards:
         for i, code in enumerate(trick.cards):
             seat = (trick.leader + i) % 4
             px, py = TRICK_XY[position(seat, viewer)]
@@ -325,28 +355,28 @@ def render_table_image(view: TableView, theme: str | Theme = "dark",
                 dr.paste(im, ring, (px - cw // 2 - 5, py - ch // 2 - 5))
             dr.paste(im, card_shadowed(code, CARD_W, four_colour, 0.0, th.shadow_alpha),
                      (px - cw // 2 - m, py - ch // 2 - m))
-        if trick.cards:
-            px, py = TRICK_XY[position(trick.leader, viewer)]
-            tag = dr.pill("LEAD", 12, th.accent, th.accent_text, height=20, pad_x=7)
-            dr.paste(im, tag, (px - tag.width // 2, py - ch // 2 - tag.height // 2))
+        px, py = TRICK_XY[position(trick.leader, viewer)]
+        tag = dr.pill(text_for(lang, "lead"), 12, th.accent, th.accent_text, height=20, pad_x=7)
+        dr.paste(im, tag, (px - tag.width // 2, py - ch // 2 - tag.height // 2))
 
-    # seats
+    # seats, with their tags (contract holder, seat to act) on the plate's edge
+    c = view.contract
     for seat in range(4):
         pos = position(seat, viewer)
-        line2, colour = _line2(view, seat, th)
+        main, rest, colour = _line2(view, seat, th, lang)
         team = seat % 2 if view.partnership else None
         active = view.to_act == seat and view.phase != "done"
-        sprite = plate(th, view.players[seat], seat, line2, colour, view.totals[seat], active,
-                       view.dealer == seat, team)
+        sprite = plate(th, view.players[seat], seat, main, rest, colour, view.totals[seat],
+                       active, view.dealer == seat, team, lang)
         x, y = PLATE_XY[pos]
         dr.paste(im, sprite, (x - 16, y - 16))
         tags: list[Image.Image] = []
-        c = view.contract
         if c is not None and c.seat == seat:
-            tags.append(dr.pill(f"BID {c.bid}", 14, th.accent, th.accent_text, height=24))
+            tags.append(dr.pill(text_for(lang, "bid_tag", n=c.bid), 14, th.accent,
+                                th.accent_text, height=24))
         if active:
-            tags.append(dr.pill("▶ " + ACTION_WORDS[view.phase].upper(), 14, th.text, th.panel,
-                                height=24))
+            act = upper(lang, text_for(lang, f"act.{view.phase}"))
+            tags.append(dr.pill("▶ " + act, 14, th.text, th.panel, height=24))
         tx = x + PLATE_W - 14
         for tag in tags:
             tx -= tag.width
@@ -354,52 +384,24 @@ def render_table_image(view: TableView, theme: str | Theme = "dark",
             dr.paste(im, tag, (tx, ty))
             tx -= 6
 
-    # corner boxes
-    c = view.contract
+    # corner boxes: contract and trump, deal number, turn, last trick
     trump = view.effective_trump
-    fixed = "Spades are trump" if view.trump is not None and c is None else ""
-    key: tuple[object, ...] = (
-        view.players[c.seat].name if c else "",
-        c.seat if c else None,
-        c.bid if c else 0,
-        c.forced if c else False,
-        trump,
-        view.trump_broken,
-        fixed if view.trump is None else f"{SUIT_NAMES[view.trump]} are trump",
-    )
-    dr.paste(im, _contract_box(th, key, four_colour), (CONTRACT_BOX[0] - 12, CONTRACT_BOX[1] - 12))
-    dr.paste(im, _deal_box(th, view.deal_number, view.deal_count, view.preset, view.partnership),
-             (DEAL_BOX[0] - 12, DEAL_BOX[1] - 12))
-
-    # status box (bottom left)
-    dr.panel(im, STATUS_BOX, th)
-    head, detail = _status(view)
-    sx, sy = STATUS_BOX[0] + 18, STATUS_BOX[1] + 14
-    d.text((sx, sy), "TURN" if view.phase != "done" else "STATUS", font=font(15, True),
-           fill=th.dim, anchor="lt")
-    room = INFO_W - 36
-    if head.startswith("\0"):
-        seat = int(head[1:])
-        dr.paste(im, dr.player_avatar(40, view.players[seat].name, view.players[seat].initials,
-                                      view.players[seat].avatar_colour, th.accent), (sx, sy + 30))
-        dr.name_text(d, (sx + 52, sy + 50), view.players[seat].name, 24, th.text, room - 52,
-                     seat_fallback(seat), anchor="lm")
-        verb = ACTION_WORDS[view.phase]
-        d.text((sx, sy + 86), f"{verb} · {detail}" if view.phase != "trump" else detail,
-               font=font(18), fill=th.dim, anchor="lt")
-    else:
-        d.text((sx, sy + 34), head, font=font(26, True), fill=th.text, anchor="lt")
-        d.text((sx, sy + 74), detail, font=font(18), fill=th.dim, anchor="lt")
-
-    # last completed trick (bottom right)
+    holder = view.players[c.seat] if c is not None else None
+    box = _contract_box(th, holder, c.seat if c else 0, c.bid if c else 0,
+                        c.forced if c else False, trump, view.trump_broken, four_colour, lang)
+    dr.paste(im, box, (CONTRACT_BOX[0] - 12, CONTRACT_BOX[1] - 12))
+    box = _deal_box(th, view.deal_number, view.deal_count, view.preset, view.partnership, lang)
+    dr.paste(im, box, (DEAL_BOX[0] - 12, DEAL_BOX[1] - 12))
+    _status(im, view, th, lang)
     last = view.last_trick
     if last is not None and last.cards:
-        winner_name = view.players[last.winner].name if last.winner is not None else ""
-        dr.paste(im, _last_trick_box(th, last, viewer, winner_name, four_colour),
-                 (LAST_BOX[0] - 12, LAST_BOX[1] - 12))
+        winner = view.players[last.winner] if last.winner is not None else None
+        box = _last_trick_box(th, last, viewer, winner, four_colour, lang)
+        dr.paste(im, box, (LAST_BOX[0] - 12, LAST_BOX[1] - 12))
     return im
 
 
-def render_table(view: TableView, theme: str | Theme = "dark", four_colour: bool = False) -> bytes:
-    """PNG bytes of the table picture for ``view``."""
-    return dr.to_png(render_table_image(view, theme, four_colour), get_theme(theme))
+def render_table(view: TableView, theme: str | Theme = "dark", four_colour: bool = False,
+                 lang: str = "en") -> bytes:
+    """PNG bytes of the table picture for ``view`` (960×680)."""
+    return dr.to_png(render_table_image(view, theme, four_colour, lang), get_theme(theme))

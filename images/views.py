@@ -304,6 +304,7 @@ class HandView:
     trump: str | None = None
     title: str = ""
     subtitle: str = ""
+    hidden: bool = False
 
     def __post_init__(self) -> None:
         if len(self.cards) > 13:

@@ -133,3 +133,20 @@ def test_handmade_gallery_samples_all_render() -> None:
         png = render_sample(sample)
         assert decode(png).width > 0
         assert len(png) < 150 * 1024
+
+
+def test_turkish_labels() -> None:
+    from images.labels import EN, TR, text_for, upper
+
+    assert set(TR) <= set(EN)
+    assert text_for("tr", "wins", name="Ayşe") == "Ayşe kazandı!"
+    assert text_for("xx", "pass") == "Pass"
+    assert upper("tr", "Eşli oynayacak") == "EŞLİ OYNAYACAK"
+    for sample in handmade_samples():
+        if sample.kind in ("table", "leaderboard", "deal"):
+            from dataclasses import replace
+
+            en = render_sample(replace(sample, lang="en"))
+            tr = render_sample(replace(sample, lang="tr"))
+            assert decode(tr).size == decode(en).size
+            assert tr != en
