@@ -17,6 +17,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,66 @@ async def bench_actions(path: Path, n: int) -> dict[str, float]:
         "p99": _pct(times, 0.99),
         "max": max(times),
         "load_ms": load_ms,
+    }
+
+
+async def bench_match_size(path: Path, n: int = 12) -> dict[str, float]:
+    """Bytes per match, measured by playing ``n`` engine matches through the store:
+    the table with its action log while in play, then the finished-match record."""
+    from batak import Match, format_action, preset
+
+    store = await Store.open(path, synchronous="OFF")
+    seats = [Seat.human(1), Seat.human(2), Seat.bot("hard"), Seat.bot("normal")]
+    rules = preset("standard")
+    sizes = [_file_size(path, checkpoint=True)]
+    actions = 0
+    games = []
+    try:
+        for i in range(n):
+            g = await store.create_game(1, 2, 1, {"rules": rules.to_dict(), "seed": i}, seats=seats)
+            m = Match(rules, i)
+            await store.start_game(g.id, phase="auction", to_act=m.to_act)
+            rng = random.Random(i)
+            while not m.is_over:
+                seat = m.to_act
+                a = rng.choice(m.legal_actions())
+                m.apply(a)
+                await store.append_action(
+                    g.id,
+                    m.move_number - 1,
+                    format_action(a),
+                    seat=seat,
+                    phase="play",
+                    to_act=m.to_act,
+                    actor="bot",
+                )
+            actions += m.move_number
+            games.append((g.id, m))
+        sizes.append(_file_size(path, checkpoint=True))
+        for gid, m in games:
+            await store.record_match(
+                1,
+                seats,
+                [d.to_record() for d in m.finished],
+                rules=rules.to_dict(),
+                seed=0,
+                totals=m.totals,
+                winners=m.winners,
+                game_id=gid,
+            )
+        sizes.append(_file_size(path, checkpoint=True))
+        store._clock = lambda: datetime.now(UTC) + timedelta(days=365)
+        await store.purge_closed_games(30)
+        async with store._db.execute("VACUUM"):
+            pass
+        sizes.append(_file_size(path, checkpoint=True))
+    finally:
+        await store.close()
+    return {
+        "actions": actions / n,
+        "log": (sizes[1] - sizes[0]) / n,
+        "record": (sizes[2] - sizes[1]) / n,
+        "after_purge": (sizes[3] - sizes[0]) / n,
     }
 
 
@@ -308,7 +369,10 @@ async def bench_queries(path: Path, repeats: int = 50) -> dict[str, float]:
     return out
 
 
-def _file_size(path: Path) -> int:
+def _file_size(path: Path, checkpoint: bool = False) -> int:
+    if checkpoint:
+        with sqlite3.connect(path) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return sum(
         os.path.getsize(str(path) + suffix)
         for suffix in ("", "-wal")
@@ -328,6 +392,19 @@ async def run(n_matches: int = 100_000, n_actions: int = 1000, keep: Path | None
             f"   (target p99 <= 10 ms)\n"
             f"  load a game with its {n_actions}-action log: {a['load_ms']:.3f} ms"
         )
+
+        try:
+            z = await bench_match_size(tdir / "size.sqlite3")
+            print(
+                f"\nsize of one 8-deal match ({z['actions']:.0f} actions), engine-played:\n"
+                f"  while in play, the table and its action log: {z['log'] / 1024:.1f} KB\n"
+                f"  once finished, the match, its players and deal records: "
+                f"{z['record'] / 1024:.1f} KB more\n"
+                f"  after purge_closed_games() drops the old table: "
+                f"{z['after_purge'] / 1024:.1f} KB per match"
+            )
+        except ImportError:
+            pass
 
         rng = random.Random(3)
         try:

@@ -79,7 +79,7 @@ V1: Migration = (
         seat        INTEGER CHECK (seat BETWEEN 0 AND 3),
         action      TEXT    NOT NULL,
         actor       TEXT    NOT NULL,
-        created_at  TEXT    NOT NULL,
+        at_ms       INTEGER NOT NULL,  -- Unix time in milliseconds
         PRIMARY KEY (game_id, move)
     ) WITHOUT ROWID
     """,

@@ -16,7 +16,7 @@ import zlib
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
@@ -487,12 +487,15 @@ class Store:
         async with (
             self._read() as db,
             db.execute(
-                "SELECT move, seat, action, actor, created_at FROM game_actions "
+                "SELECT move, seat, action, actor, at_ms FROM game_actions "
                 "WHERE game_id = ? AND move > ? ORDER BY move",
                 (game_id, since_move),
             ) as cur,
         ):
-            return [ActionEntry(r[0], r[1], r[2], r[3], r[4]) for r in await cur.fetchall()]
+            return [
+                ActionEntry(r[0], r[1], r[2], r[3], _iso(datetime.fromtimestamp(r[4] / 1000, UTC)))
+                for r in await cur.fetchall()
+            ]
 
     async def list_games(
         self,
@@ -622,7 +625,9 @@ class Store:
             if not action or action != action.strip():
                 raise ValueError(f"bad action text {action!r}")
         new_move = expected_move + len(entries)
-        now = _iso(self._now())
+        when = self._now()
+        now = _iso(when)
+        now_ms = round(when.timestamp() * 1000)
         sets = "move = ?, phase = ?, to_act = ?, updated_at = ?"
         args: list[Any] = [new_move, phase, to_act, now]
         if not isinstance(snapshot, _Keep):
@@ -638,10 +643,10 @@ class Store:
                 row = await self._open_row(game_id)  # raises for missing / closed games
                 raise StaleMoveError(game_id, expected_move, row["move"])
             await db.executemany(
-                "INSERT INTO game_actions (game_id, move, seat, action, actor, created_at) "
+                "INSERT INTO game_actions (game_id, move, seat, action, actor, at_ms) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, expected_move + i + 1, seat, action, actor, now)
+                    (game_id, expected_move + i + 1, seat, action, actor, now_ms)
                     for i, (seat, action, actor) in enumerate(entries)
                 ],
             )
@@ -1286,24 +1291,33 @@ class Store:
     ) -> list[DailyResult]:
         """Finished daily results of the day, best score first, with competition ranks."""
         d = _day(day, self._now())
-        async with self._read() as db:
-            async with db.execute(
-                "SELECT * FROM daily_results WHERE guild_id = ? AND day = ? "
-                "AND score IS NOT NULL ORDER BY score DESC, finished_at LIMIT ? OFFSET ?",
+        async with (
+            self._read() as db,
+            db.execute(
+                "SELECT *, rank() OVER (ORDER BY score DESC) AS place FROM daily_results "
+                "WHERE guild_id = ? AND day = ? AND score IS NOT NULL "
+                "ORDER BY score DESC, finished_at LIMIT ? OFFSET ?",
                 (guild_id, d, limit, offset),
-            ) as cur:
-                rows = list(await cur.fetchall())
-            out = []
-            for r in rows:
-                higher = await self._scalar(
-                    "SELECT count(*) FROM daily_results WHERE guild_id = ? AND day = ? "
-                    "AND score > ?",
-                    (guild_id, d, r["score"]),
-                )
-                out.append(self._daily(r, int(higher) + 1))
-        return out
+            ) as cur,
+        ):
+            return [self._daily(r, r["place"]) for r in await cur.fetchall()]
 
     # ------------------------------------------------------------------ maintenance
+    async def purge_closed_games(self, older_than_days: float = 30.0) -> int:
+        """Delete finished / cancelled tables closed more than ``older_than_days`` ago,
+        with their seats, action logs and message ids; returns how many.
+
+        Finished matches (with their deal records) and daily results stay: they
+        only lose the link to the deleted table.
+        """
+        cutoff = _iso(self._now() - timedelta(days=older_than_days))
+        async with self._tx() as db:
+            cur = await db.execute(
+                "DELETE FROM games WHERE status IN ('finished', 'cancelled') AND finished_at < ?",
+                (cutoff,),
+            )
+            return int(cur.rowcount)
+
     async def integrity_check(self) -> str:
         async with self._read():
             return str(await self._scalar("PRAGMA integrity_check"))

@@ -248,3 +248,27 @@ async def test_engine_match_records_round_trip(store: Store) -> None:
         deal_from_record(r)  # the engine's reader accepts what the store gives back
     jsonl = await store.match_records_jsonl([m.id])
     assert [json.loads(line) for line in jsonl.splitlines()] == recs
+
+
+async def test_purge_closed_games_keeps_matches(store: Store, clock: Clock) -> None:
+    done = await store.create_game(1, 2, 3, {}, seats=PEOPLE)
+    await store.append_action(done.id, 0, "bid 5", seat=1, phase="auction", to_act=2)
+    m = await store.record_match(
+        1, PEOPLE, [record([1, 2, 3, 4])], rules=STANDARD_RULES, game_id=done.id
+    )
+    gone = await store.create_game(1, 2, 3, {})
+    await store.cancel_game(gone.id)
+    live = await store.create_game(1, 2, 3, {})
+    log = await store.action_log(done.id)
+    assert log[0].at == "2026-03-10T12:00:00.000+00:00"
+
+    clock.now = datetime(2026, 3, 20, tzinfo=UTC)
+    assert await store.purge_closed_games(30) == 0
+    clock.now = datetime(2026, 5, 1, tzinfo=UTC)
+    assert await store.purge_closed_games(30) == 2
+    assert [g.id for g in await store.list_games(status=None)] == [live.id]
+    assert await store.action_log(done.id) == []
+    kept = await store.get_match(m.id)
+    assert kept is not None and kept.game_id is None and kept.records
+    st = await store.player_stats(1, user_key(4))
+    assert st is not None and st.wins == 1
