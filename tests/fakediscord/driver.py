@@ -597,13 +597,19 @@ class Driver:
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        cursor = self.fake.change_cursor()
+        cid = channel.id if channel is not None else None
+        cursor = self.fake.change_cursor(cid)
         if not new:
-            for m in sorted(self.fake.messages.values(), key=lambda m: m.seq):
+            existing = (
+                self.fake.messages.values()
+                if cid is None
+                else (self.fake.messages[i] for i in set(self.fake._log_for(cid)))
+            )
+            for m in sorted(existing, key=lambda m: m.seq):
                 if ok(m):
                     return m
         while True:
-            changed, cursor = self.fake.changes_since(cursor)
+            changed, cursor = self.fake.changes_since(cursor, cid)
             for m in changed:
                 if ok(m):
                     return m
@@ -612,7 +618,7 @@ class Driver:
                 recent = self.messages(channel)[-5:]
                 shown = "\n  ".join(f"{m!r} {m.text()[:120]!r}" for m in recent)
                 raise TimeoutError(f"no matching message within {timeout}s; recent:\n  {shown}")
-            await self.fake.wait_change(left)
+            await self.fake.wait_change(left, cid)
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
         """Poll-free wait for any state predicate (re-checked on every message change)."""

@@ -641,6 +641,8 @@ class FakeDiscord:
         self._seq = itertools.count(1)
         self._change_log: list[int] = []  # message ids in order of creation / edit / delete
         self._change_waiters: list[asyncio.Future[None]] = []
+        self._channel_log: dict[int, list[int]] = {}
+        self._channel_waiters: dict[int, list[asyncio.Future[None]]] = {}
         self._state_waiters: list[asyncio.Future[None]] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -924,7 +926,11 @@ class FakeDiscord:
         msg.seq = next(self._seq)
         msg.changed_at = time.perf_counter()
         self._change_log.append(msg.id)
+        self._channel_log.setdefault(msg.channel_id, []).append(msg.id)
         self._wake(self._change_waiters)
+        waiters = self._channel_waiters.get(msg.channel_id)
+        if waiters:
+            self._wake(waiters)
 
     def _state_changed(self) -> None:
         self._wake(self._state_waiters)
@@ -936,22 +942,35 @@ class FakeDiscord:
                 fut.set_result(None)
         waiters.clear()
 
-    def change_cursor(self) -> int:
-        return len(self._change_log)
+    def _log_for(self, channel_id: int | None) -> list[int]:
+        if channel_id is None:
+            return self._change_log
+        return self._channel_log.setdefault(channel_id, [])
 
-    def changes_since(self, cursor: int) -> tuple[list[MessageRecord], int]:
-        ids = self._change_log[cursor:]
+    def change_cursor(self, channel_id: int | None = None) -> int:
+        """Position in the log of message changes (all, or one channel's)."""
+        return len(self._log_for(channel_id))
+
+    def changes_since(
+        self, cursor: int, channel_id: int | None = None
+    ) -> tuple[list[MessageRecord], int]:
+        """Messages created, edited or deleted since ``cursor``; and the new cursor."""
+        log = self._log_for(channel_id)
         seen: set[int] = set()
         out = []
-        for mid in ids:
+        for mid in log[cursor:]:
             if mid not in seen:
                 seen.add(mid)
                 out.append(self.messages[mid])
-        return out, len(self._change_log)
+        return out, len(log)
 
-    async def wait_change(self, timeout: float) -> None:
+    async def wait_change(self, timeout: float, channel_id: int | None = None) -> None:
+        """Until some message changes (in ``channel_id`` if given) or ``timeout``."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._change_waiters.append(fut)
+        if channel_id is None:
+            self._change_waiters.append(fut)
+        else:
+            self._channel_waiters.setdefault(channel_id, []).append(fut)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(fut, timeout)
 
