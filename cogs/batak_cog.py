@@ -255,8 +255,7 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
         if table is None or table.is_daily:
             return
         mid = table.game.table_message_id
-        if mid is None:
-            await self.post_table_message(table)
+        if mid is None:  # not posted yet: whoever opened the table posts it
             return
         payload = await self._table_payload(table)
         try:
@@ -565,11 +564,8 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
             allowed_mentions=NO_PINGS,
         )
 
-    def _hint_text(self, action: Action, reason: str | None, lang: str) -> str:
-        text = t("hint.suggest", lang, action=render.action_text(action, lang))
-        if reason:
-            text += " " + t("hint.because", lang, reason=reason)
-        return "💡 " + text
+    def _hint_text(self, action: Action, reason: Any, lang: str) -> str:
+        return "💡 " + render.hint_text(action, reason, lang)
 
     async def _daily_result_text(self, table: Table, lang: str) -> str:
         match = table.match
@@ -1056,7 +1052,10 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
         for table in list(self.service.tables.values()):
             if table.is_daily:
                 continue
-            self.pacer.request(table.id)
+            if table.game.table_message_id is None:
+                self._spawn(self.post_table_message(table))
+            else:
+                self.pacer.request(table.id)
             if table.playing and table.to_act is not None:
                 seat = table.to_act
                 if not table.controlled_by_bot(seat):

@@ -256,30 +256,19 @@ def make_computer(level: str, seed: int) -> batak_players.Player:
         return batak_players.make_player("easy", seed)
 
 
-def hint_for(observation: Observation) -> tuple[Action, str | None]:
-    """Advice for the seat of ``observation``: an action and, if the AI gives one, a reason.
+def hint_for(observation: Observation, budget: float = 0.25) -> tuple[Action, Any]:
+    """Advice for the seat of ``observation``: the action and the AI's structured reason.
 
-    Uses ``batak.players.hint`` (or ``batak.hints.hint``) when the AI provides it,
-    else what the strongest available computer player would do.
+    The reason is a ``batak.ai.hints.Hint`` (formatted per language by the cog), or None
+    when the AI's hints are unavailable and a computer player's choice is used instead.
     """
-    fn: Any = getattr(batak_players, "hint", None)
-    if fn is None:
-        try:
-            from batak import hints as batak_hints  # type: ignore[attr-defined]
+    try:
+        from batak.ai.hints import hint
 
-            fn = getattr(batak_hints, "hint", None)
-        except ImportError:
-            fn = None
-    if fn is not None:
-        try:
-            result = fn(observation)
-            if isinstance(result, tuple) and len(result) == 2:
-                return result[0], (str(result[1]) if result[1] else None)
-            action = getattr(result, "action", result)
-            reason = getattr(result, "reason", None)
-            return action, (str(reason) if reason else None)
-        except Exception:
-            log.exception("hint function failed; falling back to a computer player")
+        h = hint(observation, budget=budget)
+        return h.action, h
+    except Exception:
+        log.exception("hint failed; falling back to a computer player")
     for level in ("hard", "normal", "easy"):
         try:
             player = batak_players.make_player(level, 0)
@@ -659,7 +648,7 @@ class TableService:
         assert match is not None
         while not match.is_over and match.to_act is not None and match.to_act != 0:
             seat = match.to_act
-            action = self._computer_action(table, seat)
+            action = await self._computer_action(table, seat)
             await self._commit(table, seat, action, "bot", events)
 
     # ------------------------------------------------------------------ playing
@@ -721,7 +710,7 @@ class TableService:
         table.timeouts[seat] = 0
         events.append(lambda: self.listener.table_changed(table))
 
-    async def hint(self, table_id: int, user_id: int) -> tuple[Action, str | None]:
+    async def hint(self, table_id: int, user_id: int) -> tuple[Action, Any]:
         table = self.get(table_id)
         if not table.playing:
             raise ServiceError("error.not_started")
@@ -733,13 +722,16 @@ class TableService:
             raise ServiceError("error.not_your_turn")
         return await asyncio.to_thread(hint_for, obs)
 
-    def _computer_action(self, table: Table, seat: int) -> Action:
+    async def _computer_action(self, table: Table, seat: int) -> Action:
+        """The computer's choice for ``seat`` (thought out in a worker thread: the hard
+        level searches for a while and must not block the event loop)."""
         assert table.match is not None
         level = table.seats[seat].bot_level or table.bot_level
         seed = (int(table.settings.get("seed", 0)) * 31 + table.match.move_number * 4 + seat) % (
             1 << 62
         )
-        return make_computer(level, seed).choose(table.match.observation(seat))
+        player = make_computer(level, seed)
+        return await asyncio.to_thread(player.choose, table.match.observation(seat))
 
     async def _commit(
         self, table: Table, seat: int, action: Action, actor: str, events: list[Event]
@@ -872,7 +864,7 @@ class TableService:
                 if match.move_number != move or match.to_act is None:
                     return
                 seat = match.to_act
-                action = self._computer_action(table, seat)
+                action = await self._computer_action(table, seat)
                 handed_over = False
                 if timed_out and not table.controlled_by_bot(seat):
                     table.timeouts[seat] += 1
@@ -896,5 +888,16 @@ class TableService:
             fresh = self.tables.get(table_id)
             if fresh is not None:
                 self._schedule(fresh)
+        except Exception:
+            # A failed commit (database busy, disk full...): nothing was acknowledged and
+            # the table was reloaded from the log; try this turn again a little later.
+            log.exception("table %s: a computer move failed; retrying", table_id)
+            fresh = self.tables.get(table_id)
+            if fresh is not None and fresh.playing:
+                self.timers.schedule(
+                    self._key(fresh),
+                    max(5.0, self.config.bot_delay),
+                    lambda: self._timer_fired(table_id, move, timed_out),
+                )
         await self._emit(events)
 
