@@ -9,6 +9,7 @@ share this connection from interleaving inside each other's transactions.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -269,21 +270,37 @@ class Store:
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any error."""
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any error.
+
+        aiosqlite runs the statements of a connection in order, so even when the
+        awaiting task is cancelled half-way, the ROLLBACK queued here runs after
+        whatever was already sent, and the connection never stays in a transaction.
+        """
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
             try:
+                await self._db.execute("BEGIN IMMEDIATE")
                 yield self._db
+                await self._db.execute("COMMIT")
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._rollback()
                 raise
-            else:
-                try:
-                    await self._db.execute("COMMIT")
-                except BaseException:
-                    if self._db.in_transaction:
-                        await self._db.execute("ROLLBACK")
-                    raise
+
+    @asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction: several SELECTs that see one state of the database."""
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN")
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+
+    async def _rollback(self) -> None:
+        # OperationalError: no transaction was open (BEGIN failed, or COMMIT went through)
+        with contextlib.suppress(sqlite3.OperationalError):
+            await self._db.execute("ROLLBACK")
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -458,24 +475,20 @@ class Store:
 
     async def get_game(self, game_id: int) -> Game:
         """The table without its action log. Raises ``GameNotFoundError``."""
-        async with self._read():
+        async with self._snapshot():
             row = await self._game_row(game_id)
             seats = await self._seats([game_id])
         return self._game(row, seats[game_id])
 
     async def load_game(self, game_id: int) -> Game:
         """The table with its whole action log in ``Game.actions`` (one consistent read)."""
-        async with self._read() as db:
-            await db.execute("BEGIN")  # one snapshot for the row, the seats and the log
-            try:
-                row = await self._game_row(game_id)
-                seats = await self._seats([game_id])
-                async with db.execute(
-                    "SELECT action FROM game_actions WHERE game_id = ? ORDER BY move", (game_id,)
-                ) as cur:
-                    actions = [r[0] for r in await cur.fetchall()]
-            finally:
-                await db.execute("COMMIT")
+        async with self._snapshot() as db:  # the row, the seats and the log at one moment
+            row = await self._game_row(game_id)
+            seats = await self._seats([game_id])
+            async with db.execute(
+                "SELECT action FROM game_actions WHERE game_id = ? ORDER BY move", (game_id,)
+            ) as cur:
+                actions = [r[0] for r in await cur.fetchall()]
         if len(actions) != row["move"]:  # cannot happen: both are written in one transaction
             raise StoreError(
                 f"game {game_id}: log has {len(actions)} actions, row says {row['move']}"
@@ -535,7 +548,7 @@ class Store:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.id DESC LIMIT ?"
         args.append(limit)
-        async with self._read() as db:
+        async with self._snapshot() as db:
             async with db.execute(sql, args) as cur:
                 rows = list(await cur.fetchall())
             seats = await self._seats([r["id"] for r in rows])
@@ -1046,7 +1059,7 @@ class Store:
         return out
 
     async def get_match(self, match_id: int, *, with_records: bool = True) -> MatchSummary | None:
-        async with self._read() as db:
+        async with self._snapshot() as db:
             found = await self._match_summaries(db, [match_id], with_records)
         return found[0] if found else None
 
@@ -1065,7 +1078,7 @@ class Store:
         pages back; ``with_records`` adds the deal records (for a JSONL download).
         """
         upper = before_id if before_id is not None else 1 << 62
-        async with self._read() as db:
+        async with self._snapshot() as db:
             if player_key is None:
                 sql = (
                     "SELECT id FROM matches WHERE guild_id = ? AND id < ? ORDER BY id DESC LIMIT ?"
@@ -1152,11 +1165,13 @@ class Store:
         return [self._standing(r, offset + i + 1) for i, r in enumerate(rows)]
 
     async def player_stats(
-        self, guild_id: int, player_key: str, *, period: str = ALL_TIME
+        self, guild_id: int, player_key: str, *, period: str = ALL_TIME, include_bots: bool = True
     ) -> Standing | None:
-        """One player's standing (with its rank by rating among everyone), or None."""
+        """One player's standing, or None. ``rank`` is its place on the leaderboard by
+        rating (the same ``include_bots`` choice)."""
         per = _period(period, self._now())
-        async with self._read() as db:
+        bots = "" if include_bots else " AND user_id IS NOT NULL"
+        async with self._snapshot() as db:
             async with db.execute(
                 "SELECT * FROM standings WHERE guild_id = ? AND period = ? AND player_key = ?",
                 (guild_id, per, player_key),
@@ -1165,7 +1180,8 @@ class Store:
             if row is None:
                 return None
             higher = await self._scalar(
-                "SELECT count(*) FROM standings WHERE guild_id = ? AND period = ? AND ordinal > ?",
+                "SELECT count(*) FROM standings WHERE guild_id = ? AND period = ? "
+                f"AND ordinal > ?{bots}",
                 (guild_id, per, row["ordinal"]),
             )
         return self._standing(row, int(higher) + 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -304,3 +305,38 @@ async def test_engine_match_restores_exactly(store: Store) -> None:
     assert again.legal_actions() == match.legal_actions()
     assert loaded.move == match.move_number and loaded.to_act == match.to_act
     assert loaded.phase == match.deal.phase.value
+
+
+async def test_cancelled_calls_leave_the_store_consistent(store: Store) -> None:
+    """A call cancelled at any point (e.g. an interaction timing out) either committed
+    or did not, and never leaves the connection inside a transaction."""
+    g = await store.create_game(1, 2, 3, {})
+    move = 0
+    outcomes = set()
+    for i in range(300):
+        if i >= 60 and len(outcomes) == 2:
+            break
+        task = asyncio.create_task(
+            store.append_action(g.id, move, f"a{move + 1}", seat=0, phase="p", to_act=1)
+        )
+        reader = asyncio.create_task(store.load_game(g.id))
+        if i < 60:  # cancel after i turns of the event loop...
+            for _ in range(i):
+                await asyncio.sleep(0)
+        else:  # ... or, on a loaded machine, after a growing pause
+            await asyncio.sleep((i - 60) * 0.0002)
+        task.cancel()
+        reader.cancel()
+        try:
+            await task
+            outcomes.add("committed")
+        except asyncio.CancelledError:
+            outcomes.add("cancelled")
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+        assert not store._db.in_transaction
+        game = await store.load_game(g.id)
+        assert game.actions == tuple(f"a{i}" for i in range(1, game.move + 1))
+        move = game.move
+    assert move == await store.append_action(g.id, move, "last", seat=0, phase="p", to_act=1) - 1
+    assert outcomes == {"committed", "cancelled"}

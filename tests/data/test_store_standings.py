@@ -157,6 +157,9 @@ async def test_computer_players_have_their_own_ratings(store: Store) -> None:
     assert board[0].player_key == bot_key("hard")
     people = await store.leaderboard(1, include_bots=False)
     assert all(not s.is_bot for s in people) and len(people) == 2
+    best_person = people[0]
+    assert (await store.player_stats(1, best_person.player_key, include_bots=False)).rank == 1  # type: ignore[union-attr]
+    assert (await store.player_stats(1, best_person.player_key)).rank == 2  # type: ignore[union-attr]
 
 
 async def test_leaderboards_and_stats(store: Store, clock: Clock) -> None:
