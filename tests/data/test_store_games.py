@@ -312,7 +312,7 @@ async def test_cancelled_calls_leave_the_store_consistent(store: Store) -> None:
     or did not, and never leaves the connection inside a transaction."""
     g = await store.create_game(1, 2, 3, {})
     move = 0
-    outcomes = set()
+    outcomes: set[str] = set()
     for i in range(300):
         if i >= 60 and len(outcomes) == 2:
             break
