@@ -41,18 +41,28 @@ from .views import (
 
 
 def warm_up() -> None:
-    """Build the caches (palettes, backgrounds, card sprites) ahead of the first picture."""
-    from .cards import card_face
+    """Build the caches (palettes, backgrounds, card sprites) ahead of the first picture.
+
+    Takes a second or two; call it once at start-up (in a thread) so the first
+    tables do not pay for it.
+    """
+    from .cards import card_shadowed
     from .palette import palette_for
-    from .table import background
+    from .table import CARD_W, MINI_W, background
     from .views import RANKS, SUITS
 
     for theme in (DARK, LIGHT):
         palette_for(theme)
         background(theme)
-    for suit in SUITS:
-        for rank in RANKS:
-            card_face(rank + suit, 88)
+        for suit in SUITS:
+            for rank in RANKS:
+                for width in (CARD_W, MINI_W):
+                    card_shadowed(rank + suit, width, False, 0.0, theme.shadow_alpha)
+    # one picture of each kind in both themes loads the fonts and the shared sprites
+    from .samples import handmade_samples, render_sample
+
+    for sample in handmade_samples():
+        render_sample(sample)
 
 
 __all__ = [

@@ -64,7 +64,38 @@ def bench(n: int) -> int:
             f"{kind:<12} {len(samples):>6} {statistics.median(times):>8.2f} "
             f"{_percentile(times, 0.95):>8.2f} {min(sizes) / 1024:>8.1f} {max(sizes) / 1024:>8.1f}"
         )
+    live(n)
     return 0
+
+
+def live(n: int) -> None:
+    """The table redrawn after every move of a bot match (each state new): the bot's load."""
+    try:
+        from batak.match import Match
+        from batak.players import RuleOfThumbPlayer
+        from batak.rules import preset
+    except ImportError:  # pragma: no cover
+        return
+    from . import render_table, table_view_from_match
+    from .samples import TURKISH
+
+    match = Match(preset("standard"), seed=2024)
+    bots = [RuleOfThumbPlayer(s) for s in range(4)]
+    times: list[float] = []
+    sizes: list[int] = []
+    while not match.is_over and len(times) < n:
+        start = time.perf_counter()
+        png = render_table(table_view_from_match(match, TURKISH, len(times) % 4))
+        times.append(1000 * (time.perf_counter() - start))
+        sizes.append(len(png))
+        seat = match.to_act
+        assert seat is not None
+        match.apply(bots[seat].choose(match.observation(seat)))
+    print(
+        f"{'table-live':<12} {len(times):>6} {statistics.median(times):>8.2f} "
+        f"{_percentile(times, 0.95):>8.2f} {min(sizes) / 1024:>8.1f} {max(sizes) / 1024:>8.1f}"
+    )
+    print("table-live: the table after every move of a bot match, view and PNG included")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,9 @@ RGBA = tuple[int, int, int, int]
 Box = tuple[int, int, int, int]
 
 SS = 3  # supersampling for shapes
+# zlib level for the palette PNGs: 3 is twice as fast as 6 for a file ~25% larger
+# (table: ~2.5 ms and ~45 KB against ~5.5 ms and ~35 KB)
+PNG_LEVEL = 3
 
 
 def rgba(c: Colour, a: int = 255) -> RGBA:
@@ -203,7 +206,7 @@ def to_png(im: Image.Image, theme: Theme | None = None) -> bytes:
         from .palette import palette_for
 
         q = im.quantize(palette=palette_for(theme), dither=Image.Dither.NONE)
-        q.save(buf, "PNG", compress_level=6)
+        q.save(buf, "PNG", compress_level=PNG_LEVEL)
     else:
         im.save(buf, "PNG", compress_level=3)
     return buf.getvalue()
