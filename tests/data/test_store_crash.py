@@ -209,3 +209,85 @@ async def test_kill_right_after_the_first_commit(tmp_path: Path) -> None:
     proc.kill()
     proc.communicate()
     assert await _check_consistent(path, game_id) >= 1
+
+
+# Plays a real match (random legal moves from a seed) through the store, as the bot does:
+# apply to the engine, commit, then acknowledge.
+ENGINE_PLAYER = r"""
+import asyncio, random, sys
+from batak import Match, Rules, format_action, parse_action
+from data import Store
+
+async def main(path, game_id):
+    store = await Store.open(path)
+    game = await store.load_game(game_id)
+    s = game.settings
+    m = Match.replay(Rules.from_dict(s["rules"]), s["seed"],
+                     [parse_action(a) for a in game.actions], s["first_dealer"])
+    rng = random.Random(s["seed"])
+    for _ in range(m.move_number):
+        rng.random()
+    while not m.is_over:
+        seat = m.to_act
+        legal = m.legal_actions()
+        action = legal[int(rng.random() * len(legal))]
+        m.apply(action)
+        await store.append_action(game_id, m.move_number - 1, format_action(action), seat=seat,
+                                  phase=m.deal.phase.value, to_act=m.to_act,
+                                  snapshot={"totals": m.totals})
+        print(m.move_number, flush=True)
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+
+async def test_killed_bot_restores_the_exact_engine_state(tmp_path: Path) -> None:
+    from batak import Match, Rules, format_action, parse_action, preset
+
+    path = tmp_path / "engine.sqlite3"
+    rules = preset("standard", deals=3)
+    settings = {"rules": rules.to_dict(), "seed": 31337, "first_dealer": 3}
+    store = await Store.open(path)
+    game_id = (await store.create_game(1, 2, 3, settings)).id
+    await store.close()
+
+    # the reference: the same choices, made in this process
+    ref = Match(rules, 31337, first_dealer=3)
+    rng = random.Random(31337)
+    while not ref.is_over:
+        legal = ref.legal_actions()
+        ref.apply(legal[int(rng.random() * len(legal))])
+    all_actions = [format_action(a) for a in ref.actions]
+
+    acked = 0
+    for stop in (40, 130):  # kill it twice, restarting from the store each time
+        proc = _spawn(ENGINE_PLAYER, path, game_id)
+        assert proc.stdout is not None
+        while acked < stop:
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else "player died"
+            acked = int(line)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate()
+
+        store = await Store.open(path)
+        game = await store.load_game(game_id)
+        await store.close()
+        n = game.move
+        assert n >= acked and list(game.actions) == all_actions[:n]
+        restored = Match.replay(
+            Rules.from_dict(game.settings["rules"]),
+            game.settings["seed"],
+            [parse_action(a) for a in game.actions],
+            game.settings["first_dealer"],
+        )
+        expected = Match.replay(rules, 31337, ref.actions[:n], first_dealer=3)
+        assert restored.actions == expected.actions
+        assert restored.totals == expected.totals == game.snapshot["totals"]
+        assert [d.to_record() for d in restored.finished] == [
+            d.to_record() for d in expected.finished
+        ]
+        for seat in range(4):
+            assert restored.observation(seat) == expected.observation(seat)
+        assert game.to_act == restored.to_act and game.phase == restored.deal.phase.value
+        acked = n
