@@ -193,16 +193,17 @@ def _partner_bonus(obs: Observation) -> float:
     return 0.6
 
 
-def choose_trump(obs: Observation, mean_by_suit: dict[Suit, float] | None = None) -> tuple[
-        Suit, float, float]:
+def choose_trump(obs: Observation, mean_by_suit: dict[Suit, float] | None = None,
+                 sd: float | None = None) -> tuple[Suit, float, float]:
     """(trump, expected tricks, chance of making the contract) for the holder."""
     assert obs.hand is not None and obs.contract is not None
     rules = obs.rules
-    model = model_for(rules)
+    spread = model_for(rules).sd if sd is None else sd
     if mean_by_suit is None:
         mean_by_suit = {s: tricks_mean(rules, obs.hand, s) for s in SUITS}
+    means = mean_by_suit
     bid = obs.contract.bid
-    best = max(SUITS, key=lambda s: (bid_value(rules, mean_by_suit[s], model.sd, bid)[0],
-                                     mean_by_suit[s], -int(s)))
-    _v, make = bid_value(rules, mean_by_suit[best], model.sd, bid)
+    best = max(means, key=lambda s: (bid_value(rules, means[s], spread, bid)[0], means[s],
+                                     -int(s)))
+    _v, make = bid_value(rules, means[best], spread, bid)
     return best, mean_by_suit[best], make

@@ -202,14 +202,61 @@ class HardPlayer:
     # --- auction and trump ---------------------------------------------------
 
     def bid(self, obs: Observation) -> BidChoice:
-        return choose_bid(obs)
+        if obs.hand is None:
+            return choose_bid(obs)
+        means, sd = self.suit_means(obs)
+        return choose_bid(obs, means, sd)
 
     def trump(self, obs: Observation) -> tuple[Suit, float, float]:
-        return choose_trump(obs)
+        means, sd = self.suit_means(obs)
+        return choose_trump(obs, means, sd)
+
+    def suit_means(self, obs: Observation) -> tuple[dict[Suit, float], float]:
+        """Expected tricks for the seat's side as holder with each possible trump.
+
+        Deals the hidden cards many times (weighted by the other seats' calls),
+        plays each deal out with this seat holding the contract and leading,
+        and blends the mean with the calibrated model (the blend predicted
+        normal-level results better than either alone: 0.71 against 0.91
+        tricks² for the model on standard).
+        """
+        assert obs.hand is not None
+        rules = obs.rules
+        rng = random.Random(self._rng.random())
+        suits = (rules.fixed_trump,) if rules.fixed_trump is not None else SUITS
+        know = infer(obs)
+        seat = obs.seat
+        holder_bid = obs.contract.bid if obs.contract is not None else rules.min_bid
+        tables = [Table.of(rules, int(s), seat, holder_bid) for s in suits]
+        sums = [0.0] * len(suits)
+        weights = 0.0
+        limit = max(8, int(self.budget * PLAYS_PER_SECOND / (52 * len(suits))))
+        limit = min(limit, 300)
+        start = time.perf_counter()
+        broken = rules.trump_lead == "free"
+        for i in range(limit):
+            hands = sample_hands(know, rng) or sample_unconstrained(know, rng)
+            weight = max(auction_fit(obs, hands), 1e-6)
+            weights += weight
+            for j, table in enumerate(tables):
+                won = rollout(table, list(hands), [], seat, broken, [0, 0, 0, 0])
+                side = won[seat] + (won[(seat + 2) % 4] if rules.partnership else 0)
+                sums[j] += weight * side
+            if i >= 8 and time.perf_counter() - start > 4 * self.budget:
+                break
+        blend = 0.5 if rules.partnership else 0.7
+        sd = 1.5 if rules.partnership else 0.9
+        means = {}
+        for j, s in enumerate(suits):
+            rolled = sums[j] / weights
+            means[s] = blend * rolled + (1 - blend) * tricks_mean(rules, obs.hand, s)
+        return means, sd
 
     # --- card play -------------------------------------------------------------
 
-    def analyse_play(self, obs: Observation) -> PlayAnalysis:
+    def analyse_play(self, obs: Observation, force: bool = False) -> PlayAnalysis:
+        """Evaluate the legal cards; ``force`` simulates even when only one card
+        differs from the others (hints want the figures)."""
         assert obs.hand is not None and obs.contract is not None
         rng = random.Random(self._rng.random())
         know = infer(obs)
@@ -220,7 +267,7 @@ class HardPlayer:
         friend = table.friend(seat)
         holder = table.holder
         holder_side = holder in (seat, friend)
-        if len(cands) == 1:
+        if len(cands) == 1 and not force:
             a = PlayAnalysis([CardStats(cands[0])], 0, False, cands[0])
             self.last_analysis = a
             return a
