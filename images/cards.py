@@ -148,15 +148,17 @@ def card_back(width: int) -> Image.Image:
 
 @lru_cache(maxsize=1024)
 def card_shadowed(code: str | None, width: int, four_colour: bool, dim: float = 0.0,
-                  shadow_alpha: int = 110) -> Image.Image:
+                  shadow_alpha: int = 110,
+                  dim_colour: tuple[int, int, int] = (120, 124, 132)) -> Image.Image:
     """A card sprite with a soft drop shadow baked in (``None`` draws the back).
 
     The sprite is larger than the card by a margin of ``shadow_margin(width)`` on
-    each side; ``dim`` (0..1) greys the card out, for cards that cannot be played.
+    each side; ``dim`` (0..1) washes the card towards ``dim_colour`` (the background),
+    for cards that cannot be played.
     """
     card = card_back(width) if code is None else card_face(code, width, four_colour)
     if dim > 0:
-        grey = Image.new("RGBA", card.size, (120, 124, 132, round(255 * dim)))
+        grey = Image.new("RGBA", card.size, (*dim_colour, round(255 * dim)))
         grey.putalpha(_scale_alpha(card.getchannel("A"), round(255 * dim)))
         card = Image.alpha_composite(card, grey)
     m = shadow_margin(width)

@@ -55,9 +55,9 @@ def render_hand_image(view: HandView, theme: str | Theme = "dark",
     for i, code in enumerate(view.cards):
         legal = view.legal is None or code in view.legal
         lifted = view.legal is not None and legal
-        dim = 0.0 if legal else 0.38
+        dim = 0.0 if legal else 0.45
         y = HEAD + (0 if lifted else LIFT)
-        sprite = card_shadowed(code, CARD_W, four_colour, dim, th.shadow_alpha)
+        sprite = card_shadowed(code, CARD_W, four_colour, dim, th.shadow_alpha, th.bg)
         dr.paste(im, sprite, (x0 + i * STEP - m, y - m))
     if n == 0:
         empty = text_for(lang, "hidden" if view.hidden else "no_cards")

@@ -41,6 +41,19 @@ def reference_sheet(theme: Theme) -> Image.Image:
             dr.paste(sheet, card_face("K" + suit, 88, four), (480 + (i + 4 * k) * 58, y0 + 10))
             dr.paste(sheet, card_face("9" + suit, 88, four), (480 + (i + 4 * k) * 58, y0 + 150))
     dr.paste(sheet, card_back(88), (880, y0 + 150))
+    # a fanned hand of dimmed (unplayable) cards on the background, both decks
+    from .cards import card_shadowed
+
+    hand = Image.new("RGB", (sheet.width, 150), theme.bg)
+    for i, code in enumerate(("AS", "KH", "QD", "JC", "TS", "4H", "9D", "3C")):
+        for k, four in enumerate((False, True)):
+            sprite = card_shadowed(code, 96, four, 0.45, theme.shadow_alpha, theme.bg)
+            dr.paste(hand, sprite, (10 + (i + 8 * k) * 56, 6))
+    big = Image.new("RGB", (sheet.width, sheet.height + hand.height), theme.bg)
+    big.paste(sheet, (0, 0))
+    big.paste(hand, (0, sheet.height))
+    sheet = big
+    d = ImageDraw.Draw(sheet)
     # panels with text in every colour, avatars, pills, glows
     py = y0 + 310
     dr.panel(sheet, (20, py, 940, py + 230), theme)

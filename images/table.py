@@ -224,7 +224,9 @@ def _contract_box(theme: Theme, holder: Player | None, holder_seat: int, bid: in
         lw = font(15, True).getlength(label)
         img.alpha_composite(tag, (ox + int(lw) + 10, oy - 4))
     if trump is None:
-        d.text((chip_cx, 12 + 16 + chip // 2), "?", font=font(40, True), fill=theme.faint,
+        slot = dr.rounded((chip, chip), 10, (0, 0, 0, 0), dr.rgba(theme.faint), 2, dash=True)
+        img.alpha_composite(slot, (chip_cx - chip // 2, 12 + 16))
+        d.text((chip_cx, 12 + 16 + chip // 2), "?", font=font(30, True), fill=theme.faint,
                anchor="mm")
     return img
 
