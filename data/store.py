@@ -821,7 +821,10 @@ class Store:
         if kind is not None:
             sql += " AND kind = ?"
             args.append(kind)
-        async with self._read() as db, db.execute(sql + " ORDER BY created_at", args) as cur:
+        async with (
+            self._read() as db,
+            db.execute(sql + " ORDER BY created_at, message_id", args) as cur,
+        ):
             return [StoredMessage(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
 
     async def remove_messages(self, game_id: int, message_ids: Iterable[int]) -> None:
@@ -836,7 +839,7 @@ class Store:
         async with self._tx() as db:
             async with db.execute(
                 "SELECT message_id, kind, channel_id, created_at FROM game_messages "
-                "WHERE game_id = ? AND kind = ? ORDER BY created_at",
+                "WHERE game_id = ? AND kind = ? ORDER BY created_at, message_id",
                 (game_id, kind),
             ) as cur:
                 out = [StoredMessage(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
