@@ -24,7 +24,7 @@ def test_fuzz_legality(name: str) -> None:
     rng = random.Random(name)
     checked = 0
     hard = make_player("hard", 0, budget=0.002)
-    for d in range(24):
+    for d in range(16):
         deal = Deal.from_seed(rules, rng.randrange(1 << 40), d % 4)
         drivers = [make_player(rng.choice(("random", "easy", "normal")), d * 4 + s)
                    for s in range(4)]
@@ -47,4 +47,4 @@ def test_fuzz_legality(name: str) -> None:
                 assert mask == deal.legal_card_mask()
             deal.apply(drivers[seat].choose(obs))
             step += 1
-    assert checked > 2000
+    assert checked > 1400
