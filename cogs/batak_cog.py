@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -30,7 +31,7 @@ from data import (
 from images.build import sort_hand
 
 from . import render
-from .components import HandButton, TableButton, view_of
+from .components import HAND_RE, TABLE_RE, HandButton, TableButton, view_of
 from .i18n import ls, resolve, t
 from .pacing import EditPacer
 from .service import (
@@ -369,26 +370,32 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
             )
 
     async def _post_deal_summary(self, table: Table, index: int) -> None:
-        lang = render.table_language(table)
-        pic = await asyncio.to_thread(render.deal_picture, table, index, lang)
-        await self._channel(table).send(
-            _clip(render.deal_summary_text(table, index, lang)),
-            files=_file(pic),
-            allowed_mentions=NO_PINGS,
-        )
+        async with self._notice_lock(table.id):  # keeps deal summaries before the result
+            lang = render.table_language(table)
+            pic = await asyncio.to_thread(render.deal_picture, table, index, lang)
+            await self._channel(table).send(
+                _clip(render.deal_summary_text(table, index, lang)),
+                files=_file(pic),
+                allowed_mentions=NO_PINGS,
+            )
 
     async def _post_result(self, table: Table, summary: MatchSummary | None) -> None:
-        lang = render.table_language(table)
-        pic = await asyncio.to_thread(render.result_picture, table, lang)
-        view = view_of(
-            [TableButton(table.id, "rematch", label=t("button.rematch", lang), style=Style.success)]
-        )
-        await self._channel(table).send(
-            _clip(render.match_result_text(table, summary, lang)),
-            files=_file(pic),
-            view=view,
-            allowed_mentions=NO_PINGS,
-        )
+        async with self._notice_lock(table.id):
+            lang = render.table_language(table)
+            pic = await asyncio.to_thread(render.result_picture, table, lang)
+            view = view_of(
+                [
+                    TableButton(
+                        table.id, "rematch", label=t("button.rematch", lang), style=Style.success
+                    )
+                ]
+            )
+            await self._channel(table).send(
+                _clip(render.match_result_text(table, summary, lang)),
+                files=_file(pic),
+                view=view,
+                allowed_mentions=NO_PINGS,
+            )
 
     # ------------------------------------------------------------------ the hand
     def hand_view(self, table: Table, seat: int, lang: str) -> discord.ui.View | None:
@@ -584,6 +591,34 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
             place=match.placements()[0],
             rank=rank or "?",
         )
+
+    # ------------------------------------------------------------------ stale copies
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Clicks on buttons the message no longer has (a doubled click, an old client, a
+        forged id). discord.py drops those silently, which Discord shows as "This
+        interaction failed"; answer them like any stale click instead."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        cid = str(data.get("custom_id", ""))
+        if not cid.startswith(("bt:", "bx:")) or _has_component(interaction.message, cid):
+            return  # ours only; a button still on the message goes to its DynamicItem
+        hand = re.fullmatch(HAND_RE, cid)
+        if hand is not None:
+            await self.on_hand_button(
+                interaction,
+                int(hand["table"]),
+                int(hand["seat"]),
+                int(hand["move"]),
+                hand["code"],
+            )
+            return
+        table = re.fullmatch(TABLE_RE, cid)
+        if table is not None:
+            await self.on_table_button(interaction, int(table["table"]), table["what"])
+            return
+        await self.fail(interaction, ServiceError("error.forged"))
 
     # ------------------------------------------------------------------ table buttons
     async def on_table_button(
@@ -1060,6 +1095,18 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
                 seat = table.to_act
                 if not table.controlled_by_bot(seat):
                     self._spawn(self._turn_notice(table, seat, table.move))
+
+
+def _has_component(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        c = stack.pop()
+        if getattr(c, "custom_id", None) == custom_id:
+            return True
+        stack.extend(getattr(c, "children", None) or [])
+    return False
 
 
 def _cards(mask: int) -> list[int]:

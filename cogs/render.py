@@ -257,7 +257,11 @@ def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> 
     else:
         if obs.contract is not None:
             c = obs.contract
-            trump = suit_text(c.trump, lang) if c.trump else t("summary.no_trump_yet", lang)
+            trump = (
+                suit_text(c.trump, lang)
+                if c.trump is not None
+                else t("summary.no_trump_yet", lang)
+            )
             lines.append(t("summary.contract", lang, name=names[c.seat], bid=c.bid, trump=trump))
         if obs.phase is Phase.PLAY and obs.trick:
             leader = obs.trick_leader if obs.trick_leader is not None else 0
@@ -265,6 +269,12 @@ def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> 
                 f"{names[(leader + i) % 4]} {card_label(card)}" for i, card in enumerate(obs.trick)
             )
             lines.append(t("summary.trick", lang, cards=played))
+        elif obs.phase is Phase.PLAY and obs.tricks:
+            last = obs.tricks[-1]
+            played = ", ".join(
+                f"{names[last.seat_of(i)]} {card_label(card)}" for i, card in enumerate(last.cards)
+            )
+            lines.append(t("summary.last_trick", lang, cards=played, winner=names[last.winner]))
         elif obs.phase is Phase.AUCTION and obs.calls:
             calls = ", ".join(
                 f"{names[s]}: {t('action.pass', lang) if b is None else b}" for s, b in obs.calls

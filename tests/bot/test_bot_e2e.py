@@ -1,92 +1,215 @@
-"""End-to-end smoke test: the real ``bot.py`` against the local fake Discord.
+"""End-to-end tests: the real ``bot.py`` as a subprocess against the local fake Discord.
 
-Lobby -> start with three computer players -> the person bids and plays a few cards
-through the buttons of their ephemeral hand; nothing of a hand leaks to anyone else.
+- lobby -> start with three computer players -> the person bids and plays through the
+  buttons of their ephemeral hand; nothing of a hand leaks to anyone else;
+- a stale, a doubled and a forged click change nothing and answer with a fresh hand;
+- the bot is killed in the middle of a deal, restarts, and the old buttons work again;
+- the daily match is played privately and only once a day.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.fixtures import running_bot
-from tests.fakediscord.server import MessageRecord
+from tests.fakediscord.fixtures import BotProcess, running_bot
+from tests.fakediscord.server import MessageRecord, User
 
 FAST = {
-    "BOT_DELAY_SECONDS": "0.05",
+    "BOT_DELAY_SECONDS": "0.02",
     "TABLE_EDIT_INTERVAL_SECONDS": "0.2",
     "TURN_TIMEOUT_SECONDS": "600",
 }
 CARD_ID = re.compile(r"^bt:\d+:\d:\d+:c([2-9TJQKA][SHDC])$")
 
 
-def buttons(msg: MessageRecord) -> list[dict[str, Any]]:
-    return list(msg.buttons())
+def ids(msg: MessageRecord) -> list[str]:
+    return [str(b.get("custom_id", "")) for b in msg.buttons()]
+
+
+def choices(msg: MessageRecord) -> list[str]:
+    """The enabled game buttons of a hand (not Hint / Refresh)."""
+    return [
+        str(b["custom_id"])
+        for b in msg.buttons()
+        if not b.get("disabled")
+        and str(b.get("custom_id", "")).startswith("bt:")
+        and str(b["custom_id"]).split(":")[-1] not in ("hint", "ref")
+    ]
 
 
 def hand_cards(msg: MessageRecord) -> set[str]:
-    out = set()
-    for b in buttons(msg):
-        m = CARD_ID.match(str(b.get("custom_id", "")))
-        if m:
-            out.add(m.group(1))
-    return out
+    return {m.group(1) for cid in ids(msg) if (m := CARD_ID.match(cid))}
 
 
-def enabled(msg: MessageRecord, prefix: str = "") -> list[dict[str, Any]]:
-    return [
-        b
-        for b in buttons(msg)
-        if not b.get("disabled")
-        and str(b.get("custom_id", "")).startswith("bt:")
-        and str(b.get("custom_id", "")).split(":")[-1] not in ("hint", "ref")
-        and str(b.get("custom_id", "")).split(":")[-1].startswith(prefix)
-    ]
+def label(code: str) -> str:
+    return ("10" if code[0] == "T" else code[0]) + "♠♥♦♣"["SHDC".index(code[1])]
+
+
+def one_button(msg: MessageRecord, suffix: str) -> str:
+    return next(cid for cid in ids(msg) if cid.endswith(suffix))
+
+
+async def open_table_with_bots(d: Driver, host: User, bots: int = 3) -> MessageRecord:
+    await d.slash(host, "batak new", {"deals": 1}, wait="response")
+    lobby = await d.wait_for_message(lambda m: any(c.endswith(":start") for c in ids(m)))
+    for _ in range(bots):
+        await d.click(host, lobby, "Add bot", wait="response")
+    await d.click(host, lobby, "Start", wait="response")
+    await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))))
+    return d.message(lobby.id)
+
+
+async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecord:
+    rec = await d.click(user, table, one_button(d.message(table.id), ":show"), wait="response")
+    hand = rec.followups[-1] if rec.followups else rec.response
+    assert hand is not None and d.is_ephemeral(hand) and hand.ephemeral_to == user.id
+    return hand
+
+
+async def refresh(d: Driver, user: User, hand: MessageRecord) -> MessageRecord:
+    await d.click(user, hand, one_button(d.message(hand.id), ":ref"), wait="response")
+    return d.message(hand.id)
+
+
+async def play_until(
+    d: Driver, user: User, hand: MessageRecord, cards: int, bot: BotProcess
+) -> MessageRecord:
+    """Click through the auction, trump and ``cards`` card plays."""
+    played = 0
+    for _ in range(200):
+        if played >= cards:
+            break
+        hand = await refresh(d, user, hand)
+        options = choices(hand)
+        if not options:
+            await d.wait_until(lambda: True, 0.05)
+            continue
+        pick = options[0]
+        if pick.endswith(":p") or pick.split(":")[-1].startswith("b"):
+            pick = next((c for c in options if c.endswith(":p")), options[0])
+        await d.click(user, hand, pick, wait="response")
+        if pick.split(":")[-1].startswith("c"):
+            played += 1
+    assert played >= cards, bot.output()[-3000:]
+    return d.message(hand.id)
+
+
+def assert_no_leak(d: Driver, owner_hand: MessageRecord, other: User) -> None:
+    seen = d.seen_text(other)
+    for code in hand_cards(owner_hand):
+        assert f"c{code}" not in seen
+        assert label(code) not in seen, (label(code), seen[-1500:])
+
+
+def clean_run(d: Driver, bot: BotProcess) -> None:
+    assert d.failed_interactions() == []
+    assert d.loading_messages() == []
+    assert "Traceback" not in bot.all_output(), bot.all_output()[-4000:]
 
 
 async def test_lobby_start_with_bots_and_play_cards() -> None:
     async with Driver() as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        env = {"DEV_GUILD_ID": str(guild.id)} | FAST
-        async with running_bot(d, env=env) as bot:
-            r = await d.slash(alice, "batak new", {"deals": 1}, wait="response")
-            assert not r.failed
-            lobby = await d.wait_for_message(
-                lambda m: any(b.get("label") == "Start" for b in m.buttons())
-            )
-            await d.click(alice, lobby, "Add bot", wait="response")
-            await d.click(alice, lobby, "Start", wait="response")
-            table = await d.wait_for_message(
-                lambda m: m.id == lobby.id
-                and any(b.get("label") == "Show hand" for b in m.buttons())
-            )
-            # Alice opens her hand: an ephemeral message only she sees.
-            opened = await d.click(alice, table, "Show hand", wait="response")
-            hand = opened.followups[-1] if opened.followups else opened.response
-            assert hand is not None and d.is_ephemeral(hand)
-            played = 0
-            for _ in range(60):
-                if played >= 3:
+        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+            table = await open_table_with_bots(d, alice)
+            assert "Alice" in d.message(table.id).text()
+            hand = await open_hand(d, alice, table)
+            hand = await play_until(d, alice, hand, 3, bot)
+            assert_no_leak(d, hand, bob)
+            # The public table message shows a picture and a text summary, no hand.
+            public = d.message(table.id)
+            assert public.attachments and "Show hand" in [b.get("label") for b in public.buttons()]
+            clean_run(d, bot)
+
+
+async def test_stale_doubled_and_forged_clicks() -> None:
+    async with Driver() as d:
+        alice, bob = d.create_user("alice"), d.create_user("bob")
+        guild = d.create_guild("Cafe", members=[alice, bob])
+        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+            table = await open_table_with_bots(d, alice)
+            hand = await open_hand(d, alice, table)
+            hand = await play_until(d, alice, hand, 1, bot)
+            for _ in range(100):
+                hand = await refresh(d, alice, hand)
+                if choices(hand):
                     break
-                await d.click(alice, hand, "Refresh", wait="response")
+            options = choices(hand)
+            assert options
+            first = options[0]
+            await d.click(alice, hand, first, wait="response")
+            # The same button again (a doubled click / an old copy): refused, fresh hand.
+            before = d.message(hand.id).edit_count
+            rec = await d.click_custom_id(alice, hand, first, wait="response")
+            assert not rec.failed
+            assert any("out of date" in f.text() for f in rec.followups)
+            await d.wait_until(lambda: d.message(hand.id).edit_count > before)
+            # A forged id: someone else's seat, and an action that does not exist.
+            parts = first.split(":")
+            other_seat = f"bt:{parts[1]}:{(int(parts[2]) + 1) % 4}:{parts[3]}:p"
+            rec = await d.click_custom_id(alice, hand, other_seat, wait="response")
+            assert any("not yours" in f.text() for f in rec.followups)
+            rec = await d.click_custom_id(alice, hand, f"bt:{parts[1]}:{parts[2]}:0:zz")
+            await d.wait_response(rec)
+            assert any("not valid" in f.text() for f in rec.followups)
+            # Bob (not seated) clicking Show hand gets a polite refusal.
+            rec = await d.click(bob, table, one_button(d.message(table.id), ":show"),
+                                wait="response")
+            assert not rec.failed
+            clean_run(d, bot)
+
+
+async def test_restart_in_the_middle_of_a_deal() -> None:
+    async with Driver() as d:
+        alice = d.create_user("alice")
+        guild = d.create_guild("Cafe", members=[alice])
+        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+            table = await open_table_with_bots(d, alice)
+            hand = await open_hand(d, alice, table)
+            hand = await play_until(d, alice, hand, 2, bot)
+            cards_before = hand_cards(d.message(hand.id))
+            await bot.restart()  # SIGKILL, then start again on the same database
+            assert "1 open table(s) restored" in bot.output(), bot.output()[-3000:]
+            # The old hand's buttons still work after the restart.
+            hand = await refresh(d, alice, hand)
+            assert hand_cards(hand) <= cards_before
+            hand = await play_until(d, alice, hand, 1, bot)
+            # The table's Show hand button works too.
+            again = await open_hand(d, alice, table)
+            assert hand_cards(again) == hand_cards(d.message(hand.id))
+            clean_run(d, bot)
+
+
+async def test_daily_match_is_private_and_once_a_day() -> None:
+    async with Driver() as d:
+        alice, bob = d.create_user("alice"), d.create_user("bob")
+        guild = d.create_guild("Cafe", members=[alice, bob])
+        env = {"DEV_GUILD_ID": str(guild.id), "DAILY_DEALS": "1"} | FAST
+        async with running_bot(d, env=env) as bot:
+            public_before = len(d.messages(include_ephemeral=False))
+            rec = await d.slash(alice, "batak daily", wait="response")
+            hand = rec.followups[-1] if rec.followups else rec.response
+            assert hand is not None and hand.ephemeral_to == alice.id
+            for _ in range(120):
                 hand = d.message(hand.id)
-                choices = enabled(hand)
-                if not choices:
-                    continue
-                pick = choices[-1] if choices[0]["custom_id"].endswith(":p") else choices[0]
-                await d.click(alice, hand, pick["custom_id"], wait="response")
-                if pick["custom_id"].split(":")[-1].startswith("c"):
-                    played += 1
-            assert played >= 1, bot.output()[-3000:]
-            # Bob never saw any of Alice's cards that are still in her hand.
-            hand = d.message(hand.id)
-            secret = hand_cards(hand)
-            seen = d.seen_text(bob)
-            for code in secret:
-                label = ("10" if code[0] == "T" else code[0]) + "♠♥♦♣"["SHDC".index(code[1])]
-                assert f"c{code}" not in seen
-                assert label not in seen, (label, seen[-2000:])
-            assert d.failed_interactions() == []
-            assert "Traceback" not in bot.output(), bot.output()[-4000:]
+                options = choices(hand)
+                if not options:
+                    break
+                pick = next((c for c in options if c.endswith(":p")), options[0])
+                await d.click(alice, hand, pick, wait="response")
+            final = d.message(hand.id).text()
+            assert "Daily match finished" in final, final
+            # Nothing public was posted for the daily match.
+            assert len(d.messages(include_ephemeral=False)) == public_before
+            # One try per day.
+            rec = await d.slash(alice, "batak daily", wait="response")
+            texts = " ".join(m.text() for m in [rec.response, *rec.followups] if m is not None)
+            assert "already" in texts
+            board = await d.slash(bob, "batak leaderboard", {"by": "daily"}, wait="response")
+            texts = " ".join(m.text() for m in [board.response, *board.followups] if m)
+            assert "Alice" in texts or "alice" in texts
+            clean_run(d, bot)
+
+
