@@ -96,85 +96,103 @@ def _pong(content: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-class BatakTableScript:
-    """Four people at one table of the real bot, using the labels of the bot issue:
-    ``/batak new``, lobby buttons Join / Start, the seat to act is pinged, opens its hand
-    with Show hand (ephemeral) and clicks the first enabled move button (bids 5..13 / Pass,
-    suits, cards), never Hint or Refresh.
+HAND_ID = re.compile(r"bt:(\d+):(\d):(\d+):(\w+)")
+TABLE_ID = re.compile(r"bx:(\d+):(\w+)")
 
-    Provisional until the bot exists: selectors may need adjusting to the real messages.
-    A move counts as lost if the bot acknowledged it but the hand it answers with does not
-    move on; as duplicated if one click produced two turn notices.
+
+def _custom_ids(m: MessageRecord) -> list[str]:
+    return [str(b.get("custom_id") or "") for b in m.buttons()]
+
+
+class BatakTableScript:
+    """People at one table of the real bot (cogs/components.py): ``/batak new``, lobby
+    buttons ``bx:{table}:join`` / ``start``; each turn the seat to act is pinged by a notice
+    with Show hand (``bx:{table}:show``); the player opens the hand (ephemeral) and clicks
+    the first enabled move button ``bt:{table}:{seat}:{move}:{code}`` (not hint / ref).
+
+    Moves are checked with the move number each hand button carries: the hand offered
+    after our move made at number ``m`` must be for ``m + 1``. The same number again means
+    our move was lost; a larger one means a move was applied twice (tables here have no
+    computer players, and people act well within the turn timer). A table that stops
+    pinging anyone before its Rematch button appears also counts one lost move.
     """
 
     name = "batak"
     command_prefix = "batak"
-    NOT_MOVES = ("Hint", "Refresh", "Show hand")
+    NOT_MOVES = ("hint", "ref")
 
-    def __init__(self, max_moves: int = 60, deals: int = 1) -> None:
+    def __init__(self, max_moves: int = 10_000, deals: int = 1, wait: float = 30.0) -> None:
         self.max_moves = max_moves
         self.deals = deals
+        self.wait = wait
 
     async def setup(self, d: Driver, t: TableContext) -> None:
         host = t.players[0]
-        r = await d.slash(host, "batak new", {"deals": self.deals}, channel=t.channel)
-        t.interactions.append(r)
-        lobby = await d.wait_for_message(
-            lambda m: any(b.get("label") == "Join" for b in m.buttons()),
-            10.0,
-            visible_to=host,
-            new=False,
-            channel=None,
+        r = await d.slash(
+            host, "batak new", {"deals": self.deals}, channel=t.channel, wait="response"
         )
-        t.state["lobby"] = lobby
+        t.interactions.append(r)
+        reply = r.response.content if r.response else ""
+        where = re.search(r"<#(\d+)>", reply)
+        channel = d.fake.channels[int(where.group(1))] if where else t.channel
+        lobby = await d.wait_for_message(
+            lambda m: any(c.endswith(":join") for c in _custom_ids(m)),
+            self.wait,
+            channel=channel,
+        )
+        join = next(c for c in _custom_ids(lobby) if c.endswith(":join"))
+        table = join.split(":")[1]
+        t.state.update(channel=channel, table=table, seen=set(), last=None)
         for p in t.players[1:]:
-            t.interactions.append(await d.click(p, lobby, "Join"))
-        t.interactions.append(await d.click(host, lobby, "Start"))
-        t.state["seen_notices"] = set()
+            t.interactions.append(await d.click(p, lobby, join))
+        t.interactions.append(await d.click(host, lobby, f"bx:{table}:start"))
 
     async def step(self, d: Driver, t: TableContext) -> bool:
-        seen: set[int] = t.state["seen_notices"]
+        table, seen = t.state["table"], t.state["seen"]
         ids = {p.id for p in t.players}
+        show, rematch = f"bx:{table}:show", f"bx:{table}:rematch"
 
-        def notice(m: MessageRecord) -> bool:
-            return m.id not in seen and bool(set(m.notified) & ids)
+        def turn_or_end(m: MessageRecord) -> bool:
+            cids = _custom_ids(m)
+            if rematch in cids:
+                return True
+            return m.id not in seen and bool(set(m.notified) & ids) and show in cids
 
         try:
-            note = await d.wait_for_message(notice, 15.0)
+            note = await d.wait_for_message(turn_or_end, self.wait, channel=t.state["channel"])
         except TimeoutError:
+            t.lost += 1  # nobody is asked to play and the match is not over
+            return False
+        if rematch in _custom_ids(note):
             t.finished = True
             return False
         seen.add(note.id)
         player = next(p for p in t.players if p.id in note.notified)
-        table_msg = next(
-            (
-                m
-                for m in d.visible_to(player)
-                if any(b.get("label") == "Show hand" for b in m.buttons())
-            ),
-            None,
-        )
-        if table_msg is None:
-            return False
-        r = await d.click(player, table_msg, "Show hand", wait="response")
+        r = await d.click(player, note, show, wait="response")
         t.interactions.append(r)
-        hand = r.response or (r.followups[-1] if r.followups else None)
+        hand = r.followups[-1] if r.followups else r.response
         if hand is None:
             t.lost += 1
             return False
         moves = [
-            b
+            (b, HAND_ID.fullmatch(str(b.get("custom_id") or "")))
             for b in hand.buttons()
-            if not b.get("disabled") and (b.get("label") or "") not in self.NOT_MOVES
+            if not b.get("disabled")
         ]
+        moves = [(b, m) for b, m in moves if m and m.group(4) not in self.NOT_MOVES]
         if not moves:
-            return True
-        before = hand.edit_count
-        r = await d.click(player, hand, moves[0]["custom_id"])
-        t.interactions.append(r)
+            return True  # not this player's turn after all (a race with a timer): look again
+        button, match = moves[0]
+        number, last = int(match.group(3)), t.state["last"]
+        if last is not None:
+            if number <= last:
+                t.lost += 1
+            elif number > last + 1:
+                t.duplicated += number - last - 1
+        t.state["last"] = number
+        c = await d.click(player, hand, str(button["custom_id"]))
+        t.interactions.append(c)
         t.moves += 1
-        if hand.edit_count == before and not r.followup_ids:
-            t.lost += 1
         return t.moves < self.max_moves
 
     def audit(self, d: Driver, t: TableContext) -> None:
@@ -201,6 +219,8 @@ class BenchResult:
     rss_per_table_bytes: int
     served_429: int
     unhandled_routes: int
+    bot_cpu_seconds: float = 0.0
+    fake_cpu_seconds: float = 0.0
 
     def report(self) -> str:
         return "\n".join(
@@ -216,6 +236,8 @@ class BenchResult:
                 f"{self.rss_active_bytes / 2**20:.1f} MiB, "
                 f"{self.rss_per_table_bytes / 1024:.1f} KiB per active table",
                 f"  429s served {self.served_429}, unhandled routes {self.unhandled_routes}",
+                f"  CPU: bot {self.bot_cpu_seconds:.1f}s, fake Discord + players "
+                f"{self.fake_cpu_seconds:.1f}s",
             ]
         )
 
@@ -233,29 +255,30 @@ async def run_bench(
     think: float = 0.5,
     ramp: float = 2.0,
     seed: int = 1,
+    warmup: int = 1,
 ) -> BenchResult:
     """Play every table concurrently. Each player waits ``think`` seconds on average
     (uniformly 0.5x..1.5x) before a move, like people do, and tables start spread over
     ``ramp`` seconds; with ``think=0`` the bench is a closed loop that measures saturation
-    (latency then grows with the number of tables by Little's law)."""
+    (latency then grows with the number of tables by Little's law). ``warmup`` tables
+    play to the end before the measured ones start; the bot's RSS after them is the idle
+    baseline for memory per active table."""
     rng = random.Random(seed)
     async with Driver() as d:
-        people = [d.create_user(f"p{i}") for i in range(tables * players)]
+        people = [d.create_user(f"p{i}") for i in range((tables + warmup) * players)]
         guild = d.create_guild("Bench", members=people)
-        channels = [d.create_channel(guild, f"table-{i}") for i in range(tables)]
-        ctxs = [
+        channels = [d.create_channel(guild, f"table-{i}") for i in range(tables + warmup)]
+        every = [
             TableContext(i, guild, channels[i], people[i * players : (i + 1) * players])
-            for i in range(tables)
+            for i in range(tables + warmup)
         ]
+        warm, ctxs = every[:warmup], every[warmup:]
         full_env = {"DEV_GUILD_ID": str(guild.id), "LOG_LEVEL": "WARNING", **(env or {})}
         async with running_bot(d, script=bot_script, env=full_env, ready_grace=ready_grace) as bot:
-            rss_idle = bot.rss_bytes()
-            peak = rss_idle
-            t0 = time.perf_counter()
 
-            async def play(t: TableContext) -> None:
+            async def play(t: TableContext, delay: float) -> None:
                 try:
-                    await asyncio.sleep(ramp * t.index / max(1, tables))
+                    await asyncio.sleep(delay)
                     await script.setup(d, t)
                     while True:
                         if think > 0:
@@ -268,6 +291,12 @@ async def run_bench(
                     t.finished = True
                     script.audit(d, t)
 
+            # Warm-up tables play first, alone and fast, so that one-time costs (imports,
+            # fonts, card images, caches) are not charged to the measured tables.
+            await asyncio.wait_for(asyncio.gather(*(play(t, 0) for t in warm)), timeout)
+            rss_idle = bot.rss_bytes()
+            peak = rss_idle
+
             async def sample_rss() -> None:
                 nonlocal peak
                 while True:
@@ -278,11 +307,19 @@ async def run_bench(
                     await asyncio.sleep(0.5)
 
             sampler = asyncio.create_task(sample_rss())
+            t0 = time.perf_counter()
+            cpu0, bot_cpu0 = time.process_time(), read_cpu_seconds(bot.pid)
             try:
-                await asyncio.wait_for(asyncio.gather(*(play(t) for t in ctxs)), timeout)
+                await asyncio.wait_for(
+                    asyncio.gather(
+                        *(play(t, ramp * i / max(1, tables)) for i, t in enumerate(ctxs))
+                    ),
+                    timeout,
+                )
             finally:
                 sampler.cancel()
             elapsed = time.perf_counter() - t0
+            cpu, bot_cpu = time.process_time() - cpu0, read_cpu_seconds(bot.pid) - bot_cpu0
             peak = max(peak, bot.rss_bytes())
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
@@ -291,22 +328,33 @@ async def run_bench(
             script=script.name,
             tables=tables,
             players_per_table=players,
-            interactions=len(d.fake.interactions),
+            interactions=len(recs),
             moves=moves,
             seconds=elapsed,
             moves_per_second=moves / elapsed if elapsed else 0.0,
             ack_p50_ms=percentile(lat, 50) * 1000,
             ack_p99_ms=percentile(lat, 99) * 1000,
             ack_max_ms=max(lat, default=0.0) * 1000,
-            failed_interactions=len(d.failed_interactions()) + sum(t.failed for t in ctxs),
-            lost_moves=sum(t.lost for t in ctxs),
-            duplicated_moves=sum(t.duplicated for t in ctxs),
+            failed_interactions=len(d.failed_interactions()) + sum(t.failed for t in every),
+            lost_moves=sum(t.lost for t in every),
+            duplicated_moves=sum(t.duplicated for t in every),
             rss_idle_bytes=rss_idle,
             rss_active_bytes=peak,
             rss_per_table_bytes=max(0, peak - rss_idle) // max(1, tables),
             served_429=d.fake.served_429,
             unhandled_routes=len(d.fake.unhandled),
+            bot_cpu_seconds=bot_cpu,
+            fake_cpu_seconds=cpu,
         )
+
+
+def read_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, from /proc/{pid}/stat."""
+    import os
+
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -317,23 +365,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--tables", type=int, default=200)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--moves", type=int, default=60, help="moves per table (upper bound)")
+    ap.add_argument("--moves", type=int, default=None, help="moves per table (upper bound)")
     ap.add_argument("--deals", type=int, default=1, help="deals per match (batak script)")
     ap.add_argument("--echo", action="store_true", help="drive the echo bot instead of bot.py")
     ap.add_argument("--bot", type=Path, default=None, help="bot script (default bot.py)")
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
     ap.add_argument("--ramp", type=float, default=2.0, help="seconds over which tables start")
+    ap.add_argument("--warmup", type=int, default=1, help="tables played before measuring")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true")
     args = ap.parse_args(argv)
     script: TableScript
     if args.echo:
-        script = EchoTableScript(args.moves)
+        script = EchoTableScript(args.moves or 20)
         bot = args.bot or ECHO_BOT
         grace = 0.3
     else:
-        script = BatakTableScript(args.moves, args.deals)
+        script = BatakTableScript(args.moves or 10_000, args.deals)
         bot = args.bot or BOT_SCRIPT
         grace = 2.2
     result = asyncio.run(
@@ -347,6 +396,7 @@ def main(argv: list[str] | None = None) -> int:
             progress=args.progress,
             think=args.think,
             ramp=args.ramp,
+            warmup=args.warmup,
         )
     )
     print(json.dumps(asdict(result), indent=2) if args.json else result.report())
