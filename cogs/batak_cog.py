@@ -226,12 +226,9 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
                 "view": None,
             }
         content = render.public_summary(table, lang, self.notes.get(table.id))
-        pic = await asyncio.to_thread(render.table_picture, table, lang)
-        return {
-            "content": _clip(content),
-            "attachments": _file(pic),
-            "view": self.table_view(table, lang),
-        }
+        view = self.table_view(table, lang)
+        pic = await render.draw(render.table_picture(table, lang))
+        return {"content": _clip(content), "attachments": _file(pic), "view": view}
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(
@@ -372,7 +369,7 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
     async def _post_deal_summary(self, table: Table, index: int) -> None:
         async with self._notice_lock(table.id):  # keeps deal summaries before the result
             lang = render.table_language(table)
-            pic = await asyncio.to_thread(render.deal_picture, table, index, lang)
+            pic = await render.draw(render.deal_picture(table, index, lang))
             await self._channel(table).send(
                 _clip(render.deal_summary_text(table, index, lang)),
                 files=_file(pic),
@@ -382,7 +379,7 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
     async def _post_result(self, table: Table, summary: MatchSummary | None) -> None:
         async with self._notice_lock(table.id):
             lang = render.table_language(table)
-            pic = await asyncio.to_thread(render.result_picture, table, lang)
+            pic = await render.draw(render.result_picture(table, lang))
             view = view_of(
                 [
                     TableButton(
@@ -460,13 +457,16 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
         self, table: Table, seat: int, lang: str, notice: str | None = None,
         extra: list[render.Picture | None] | None = None,
     ) -> dict[str, Any]:
+        # One consistent state: text, buttons and view models before any await.
         content = render.hand_text(table, seat, lang, notice)
-        pics: list[render.Picture | None] = list(extra or [])
-        if table.is_daily:
-            pics.append(await asyncio.to_thread(render.daily_table_picture, table, lang))
-        pics.append(await asyncio.to_thread(render.hand_picture, table, seat, lang))
-        files = [f for p in pics for f in _file(p)]
         view = self.hand_view(table, seat, lang)
+        drawings = [render.hand_picture(table, seat, lang)]
+        if table.is_daily:
+            drawings.insert(0, render.daily_table_picture(table, lang))
+        pics: list[render.Picture | None] = list(extra or [])
+        for drawing in drawings:
+            pics.append(await render.draw(drawing))
+        files = [f for p in pics for f in _file(p)]
         return {"content": _clip(content), "files": files, "view": view}
 
     async def send_hand(
@@ -552,13 +552,13 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
                     if table.is_daily and table.match is not None:
                         for index in range(deals_before, len(table.match.finished)):
                             extra.append(
-                                await asyncio.to_thread(render.deal_picture, table, index, lang)
+                                await render.draw(render.deal_picture(table, index, lang))
                             )
                             notice = render.deal_summary_text(table, index, lang)
                         if table.match.is_over:
                             notice = await self._daily_result_text(table, lang)
                             extra.append(
-                                await asyncio.to_thread(render.result_picture, table, lang)
+                                await render.draw(render.result_picture(table, lang))
                             )
         if alert is not None:
             notice = "⚠️ " + alert
@@ -859,7 +859,7 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
                 t("leaderboard.line", lang, rank=s.rank, name=name, rating=f"{s.rating:.1f}",
                   wins=s.wins, matches=s.matches)
             )
-        pic = await asyncio.to_thread(render.leaderboard_picture, named, title, subtitle, lang)
+        pic = await render.draw(render.leaderboard_picture(named, title, subtitle, lang))
         await self.send(interaction, "\n".join(lines), ephemeral=False, files=_file(pic))
 
     async def _names(

@@ -10,8 +10,9 @@ Two kinds of output, kept apart on purpose:
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -302,80 +303,122 @@ class Picture:
     description: str
 
 
-def table_picture(table: Table, lang: str) -> Picture | None:
-    """The public table (or auction) picture; None in the lobby or when drawing fails."""
-    match = table.match
-    if match is None:
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """A picture to draw: an immutable view model (built on the event loop, from one
+    consistent state of the table) and the renderer that turns it into PNG bytes (run
+    in a worker thread by :func:`draw`)."""
+
+    filename: str
+    description: str
+    view: Any
+    renderer: Callable[[Any], bytes]
+
+
+async def draw(drawing: Drawing | None) -> Picture | None:
+    """Render in a worker thread; a failed drawing is logged and the message goes without."""
+    if drawing is None:
         return None
     try:
-        names = players(table, lang)
-        if match.deal.phase is Phase.AUCTION and not match.is_over:
-            data = render_auction(img_build.auction_view_from_match(match, names, 0))
-        else:
-            data = render_table(img_build.table_view_from_match(match, names, 0))
+        data = await asyncio.to_thread(drawing.renderer, drawing.view)
     except Exception:
-        log.exception("drawing table %s failed", table.id)
+        log.exception("drawing %s failed", drawing.filename)
         return None
-    return Picture(f"batak-table-{table.id}.png", data, t("alt.table", lang))
+    return Picture(drawing.filename, data, drawing.description)
 
 
-def hand_picture(table: Table, seat: int, lang: str) -> Picture | None:
+def _prepare(
+    filename: str, description: str, build: Callable[[], Any], renderer: Callable[[Any], bytes]
+) -> Drawing | None:
+    try:
+        return Drawing(filename, description, build(), renderer)
+    except Exception:
+        log.exception("preparing %s failed", filename)
+        return None
+
+
+def table_picture(table: Table, lang: str) -> Drawing | None:
+    """The public table (or auction) picture; None in the lobby."""
     match = table.match
     if match is None:
         return None
-    try:
-        view = img_build.hand_view_from_observation(
-            match.observation(seat), t("hand.picture_title", lang)
+    names = players(table, lang)
+    name = f"batak-table-{table.id}.png"
+    if match.deal.phase is Phase.AUCTION and not match.is_over:
+        return _prepare(
+            name,
+            t("alt.table", lang),
+            lambda: img_build.auction_view_from_match(match, names, 0),
+            render_auction,
         )
-        data = render_hand(view)
-    except Exception:
-        log.exception("drawing a hand of table %s failed", table.id)
+    return _prepare(
+        name,
+        t("alt.table", lang),
+        lambda: img_build.table_view_from_match(match, names, 0),
+        render_table,
+    )
+
+
+def hand_picture(table: Table, seat: int, lang: str) -> Drawing | None:
+    match = table.match
+    if match is None:
         return None
-    return Picture("hand.png", data, t("alt.hand", lang))
+    obs = match.observation(seat)
+    return _prepare(
+        "hand.png",
+        t("alt.hand", lang),
+        lambda: img_build.hand_view_from_observation(obs, t("hand.picture_title", lang)),
+        render_hand,
+    )
 
 
-def daily_table_picture(table: Table, lang: str) -> Picture | None:
+def daily_table_picture(table: Table, lang: str) -> Drawing | None:
     """The daily match's table drawn from the player's seat (only their own view)."""
     match = table.match
     if match is None:
         return None
-    try:
-        data = render_table(img_build.table_view_from_match(match, players(table, lang), 0))
-    except Exception:
-        log.exception("drawing daily table %s failed", table.id)
-        return None
-    return Picture("daily-table.png", data, t("alt.table", lang))
+    names = players(table, lang)
+    return _prepare(
+        "daily-table.png",
+        t("alt.table", lang),
+        lambda: img_build.table_view_from_match(match, names, 0),
+        render_table,
+    )
 
 
-def deal_picture(table: Table, index: int, lang: str) -> Picture | None:
+def deal_picture(table: Table, index: int, lang: str) -> Drawing | None:
     match = table.match
     if match is None:
         return None
-    try:
-        data = render_deal_summary(img_build.deal_summary_view(match, players(table, lang), index))
-    except Exception:
-        log.exception("drawing a deal summary of table %s failed", table.id)
-        return None
-    return Picture(f"batak-deal-{table.id}-{index + 1}.png", data, t("alt.deal", lang))
+    names = players(table, lang)
+    return _prepare(
+        f"batak-deal-{table.id}-{index + 1}.png",
+        t("alt.deal", lang),
+        lambda: img_build.deal_summary_view(match, names, index),
+        render_deal_summary,
+    )
 
 
-def result_picture(table: Table, lang: str) -> Picture | None:
+def result_picture(table: Table, lang: str) -> Drawing | None:
     match = table.match
     if match is None:
         return None
-    try:
-        data = render_match_result(img_build.match_result_view(match, players(table, lang)))
-    except Exception:
-        log.exception("drawing the result of table %s failed", table.id)
-        return None
-    return Picture(f"batak-result-{table.id}.png", data, t("alt.result", lang))
+    names = players(table, lang)
+    return _prepare(
+        f"batak-result-{table.id}.png",
+        t("alt.result", lang),
+        lambda: img_build.match_result_view(match, names),
+        render_match_result,
+    )
 
 
 def leaderboard_picture(
     rows: Sequence[tuple[Standing, str]], title: str, subtitle: str, lang: str
-) -> Picture | None:
-    try:
-        view = LeaderboardView(
+) -> Drawing | None:
+    return _prepare(
+        "leaderboard.png",
+        t("alt.leaderboard", lang),
+        lambda: LeaderboardView(
             rows=tuple(
                 LeaderboardRow(
                     rank=s.rank or i + 1,
@@ -388,12 +431,9 @@ def leaderboard_picture(
             ),
             title=title,
             subtitle=subtitle,
-        )
-        data = render_leaderboard(view)
-    except Exception:
-        log.exception("drawing a leaderboard failed")
-        return None
-    return Picture("leaderboard.png", data, t("alt.leaderboard", lang))
+        ),
+        render_leaderboard,
+    )
 
 
 # ----------------------------------------------------------------------------- hints
