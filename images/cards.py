@@ -86,7 +86,7 @@ def _corner(d: ImageDraw.ImageDraw, code: str, w: int, ink: Colour) -> None:
     d.text((cx, top + round(rank_size * 1.02)), sym, font=sym_font, fill=ink, anchor="mt")
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def card_face(code: str, width: int, four_colour: bool = False) -> Image.Image:
     """The face of ``code`` (``"TH"``) ``width`` pixels wide, as an RGBA sprite."""
     check_card(code)
@@ -146,7 +146,7 @@ def card_back(width: int) -> Image.Image:
     return _finish(big, width)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=640)
 def card_shadowed(code: str | None, width: int, four_colour: bool, dim: float = 0.0,
                   shadow_alpha: int = 110,
                   dim_colour: tuple[int, int, int] = (120, 124, 132)) -> Image.Image:

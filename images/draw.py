@@ -40,7 +40,10 @@ def ink_on(bg: Colour) -> Colour:
     return (24, 25, 28) if lum > 150 else (255, 255, 255)
 
 
-@lru_cache(maxsize=512)
+# sprites larger than this many pixels are one-offs (page panels, the felt): not cached
+CACHE_MAX_PIXELS = 120_000
+
+
 def rounded(
     size: tuple[int, int],
     radius: int,
@@ -49,7 +52,51 @@ def rounded(
     width: int = 0,
     dash: bool = False,
 ) -> Image.Image:
-    """An anti-aliased rounded rectangle sprite (RGBA), cached."""
+    """An anti-aliased rounded rectangle sprite (RGBA); small ones are cached, large
+    ones are stretched from a small cached one (nine-slice)."""
+    if size[0] * size[1] > CACHE_MAX_PIXELS and not dash:
+        b = radius + width + 2
+        if 2 * b + 1 <= min(size):
+            small = _rounded_cached((2 * b + 1, 2 * b + 1), radius, fill, outline, width, False)
+            return nine_slice(small, size, b)
+        return _rounded(size, radius, fill, outline, width, dash)
+    return _rounded_cached(size, radius, fill, outline, width, dash)
+
+
+def nine_slice(small: Image.Image, size: tuple[int, int], border: int) -> Image.Image:
+    """Stretch ``small`` to ``size``: corners kept, the middle row and column repeated.
+
+    ``small`` must be uniform along its middle row and column (a rounded rectangle,
+    its shadow or glow), ``border`` pixels from each edge."""
+    w, h = size
+    sw, sh = small.size
+    b = border
+    out = Image.new(small.mode, size)
+    mid_w, mid_h = w - 2 * b, h - 2 * b
+    nearest = Image.Resampling.NEAREST
+    # corners
+    out.paste(small.crop((0, 0, b, b)), (0, 0))
+    out.paste(small.crop((sw - b, 0, sw, b)), (w - b, 0))
+    out.paste(small.crop((0, sh - b, b, sh)), (0, h - b))
+    out.paste(small.crop((sw - b, sh - b, sw, sh)), (w - b, h - b))
+    # edges, from the middle column / row
+    out.paste(small.crop((b, 0, b + 1, b)).resize((mid_w, b), nearest), (b, 0))
+    out.paste(small.crop((b, sh - b, b + 1, sh)).resize((mid_w, b), nearest), (b, h - b))
+    out.paste(small.crop((0, b, b, b + 1)).resize((b, mid_h), nearest), (0, b))
+    out.paste(small.crop((sw - b, b, sw, b + 1)).resize((b, mid_h), nearest), (w - b, b))
+    # centre
+    out.paste(small.crop((b, b, b + 1, b + 1)).resize((mid_w, mid_h), nearest), (b, b))
+    return out
+
+
+def _rounded(
+    size: tuple[int, int],
+    radius: int,
+    fill: RGBA,
+    outline: RGBA | None,
+    width: int,
+    dash: bool,
+) -> Image.Image:
     w, h = size
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
@@ -79,10 +126,24 @@ def rounded(
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=128)
+_rounded_cached = lru_cache(maxsize=512)(_rounded)
+
+
 def glow(size: tuple[int, int], radius: int, colour: Colour, spread: int,
          alpha: int) -> Image.Image:
     """A soft halo ``spread`` pixels wide around a rounded rectangle of ``size``."""
+    if size[0] * size[1] > CACHE_MAX_PIXELS:
+        inner = 2 * (radius + 2 * spread) + 1
+        if inner <= min(size):
+            small = _glow_cached((inner, inner), radius, colour, spread, alpha)
+            b = spread + radius + 2 * spread
+            return nine_slice(small, (size[0] + 2 * spread, size[1] + 2 * spread), b)
+        return _glow(size, radius, colour, spread, alpha)
+    return _glow_cached(size, radius, colour, spread, alpha)
+
+
+def _glow(size: tuple[int, int], radius: int, colour: Colour, spread: int,
+          alpha: int) -> Image.Image:
     w, h = size
     out = Image.new("RGBA", (w + 2 * spread, h + 2 * spread), rgba(colour, 0))
     shape = Image.new("L", out.size, 0)
@@ -93,7 +154,9 @@ def glow(size: tuple[int, int], radius: int, colour: Colour, spread: int,
     return out
 
 
-@lru_cache(maxsize=128)
+_glow_cached = lru_cache(maxsize=128)(_glow)
+
+
 def shadow(size: tuple[int, int], radius: int, alpha: int, blur: int = 6) -> Image.Image:
     """A blurred drop shadow for a rounded rectangle; sprite is ``blur*2`` larger each way."""
     return glow(size, radius, (0, 0, 0), blur * 2, alpha)

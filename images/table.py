@@ -99,7 +99,7 @@ def _box(theme: Theme, box: tuple[int, int, int, int]) -> tuple[Image.Image, int
     return img, 12 + 18, 12 + 14
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=192)
 def plate(
     theme: Theme,
     player: Player,
@@ -186,7 +186,7 @@ def _line2(view: TableView, seat: int, theme: Theme,
     return f"{won}/{target}", word, colour
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _contract_box(theme: Theme, holder: Player | None, holder_seat: int, bid: int, forced: bool,
                   trump: str | None, trump_broken: bool, four_colour: bool,
                   lang: str) -> Image.Image:
@@ -255,7 +255,7 @@ def _deal_box(theme: Theme, deal_number: int, deal_count: int, preset: str,
     return img
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=96)
 def _last_trick_box(theme: Theme, trick: TrickView, viewer: int, winner: Player | None,
                     four_colour: bool, lang: str) -> Image.Image:
     img, ox, oy = _box(theme, LAST_BOX)
