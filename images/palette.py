@@ -64,6 +64,10 @@ def reference_sheet(theme: Theme) -> Image.Image:
                font=font(22, True), fill=c)
     for i, c in enumerate(AVATAR_COLOURS):
         dr.paste(sheet, dr.avatar(54, c, "AY"), (40 + i * 64, py + 110))
+    from .leaderboard import MEDALS
+
+    for rank, c in MEDALS.items():
+        dr.paste(sheet, dr.avatar(36, c, str(rank)), (560 + rank * 40, py + 60))
     bid = dr.pill("BID 6", 14, theme.accent, theme.accent_text, height=24)
     dr.paste(sheet, bid, (600, py + 110))
     dr.paste(sheet, dr.pill("FORCED", 14, theme.bad, (255, 255, 255), height=24), (700, py + 110))
@@ -71,6 +75,11 @@ def reference_sheet(theme: Theme) -> Image.Image:
     dr.paste(sheet, dr.glow((200, 30), 14, theme.accent, 16, 200), (40, py + 170))
     dr.paste(sheet, dr.glow((200, 30), 14, theme.accent, 16, 200), (300, y0 - 60))
     d.rectangle((520, py + 170, 900, py + 215), fill=theme.row_alt)
+    # the highlighted leaderboard row and the dashed slot, translucent accent on panel and felt
+    dr.paste(sheet, dr.rounded((300, 40), 12, dr.rgba(theme.accent, 48), dr.rgba(theme.accent), 2),
+             (300, py + 180))
+    dr.paste(sheet, dr.rounded((88, 123), 9, dr.rgba(theme.accent, 40), dr.rgba(theme.accent), 3),
+             (600, y0 - 200))
     return sheet
 
 

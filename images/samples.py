@@ -227,7 +227,7 @@ def handmade_samples() -> Iterator[Sample]:
         frozenset({"AC", "JC", "9C", "2C"}), "H", "Your hand", ""), "light", True)
     yield Sample("deal-forced-down", "deal", DealSummaryView(
         players=players_of(TURKISH), contract=ContractView(2, 4, True, "D"),
-        tricks_won=(4, 3, 3, 3), targets=(1, 1, 4, 1), scores=(43, 32, -40, 32),
+        tricks_won=(4, 3, 3, 3), targets=(1, 1, 4, 1), scores=(13, 12, -40, 12),
         totals=(66, -8, 21, 43), deal_number=4, deal_count=8, dealer=2))
     rows = tuple(
         ((-1) ** i * (10 + i), 12 + i, -40 if i % 3 == 0 else 61, -50 if i == 4 else 11)

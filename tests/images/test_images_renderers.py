@@ -67,7 +67,7 @@ def test_auction_empty_and_finished() -> None:
 @pytest.mark.parametrize("names", [UKRAINIAN, *HOSTILE_SETS])
 def test_deal_summary(names: tuple[str, ...]) -> None:
     view = DealSummaryView(players(names), ContractView(2, 4, True, "D"), (4, 3, 3, 3),
-                           (1, 1, 4, 1), (43, 32, -40, 32), (66, -8, 21, 43))
+                           (1, 1, 4, 1), (13, 12, -40, 12), (66, -8, 21, 43))
     assert view.made(2) is False and view.made(0) is True
     im = decode(render_deal_summary(view))
     assert im.size[0] == 960

@@ -99,3 +99,17 @@ def test_four_colour_deck() -> None:
     assert suit_colour("C", True) != suit_colour("S", True)
     assert card_face("AS", 60, True).tobytes() == card_face("AS", 60).tobytes()
     assert card_face("AD", 60, True).tobytes() != card_face("AD", 60).tobytes()
+
+
+def test_large_panels_are_stretched_exactly() -> None:
+    from PIL import ImageChops
+
+    from images import draw as dr
+
+    size = (900, 400)
+    fast = dr.rounded(size, 16, (10, 20, 30, 255), (200, 200, 200, 255), 2)
+    slow = dr._rounded(size, 16, (10, 20, 30, 255), (200, 200, 200, 255), 2, False)
+    assert ImageChops.difference(fast, slow).getbbox() is None
+    fast = dr.glow(size, 16, (0, 0, 0), 12, 150)
+    slow = dr._glow(size, 16, (0, 0, 0), 12, 150)
+    assert ImageChops.difference(fast, slow).getbbox() is None
