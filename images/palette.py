@@ -66,8 +66,8 @@ def reference_sheet(theme: Theme) -> Image.Image:
         dr.paste(sheet, dr.avatar(54, c, "AY"), (40 + i * 64, py + 110))
     from .leaderboard import MEDALS
 
-    for rank, c in MEDALS.items():
-        dr.paste(sheet, dr.avatar(36, c, str(rank)), (560 + rank * 40, py + 60))
+    for place, medal in MEDALS.items():
+        dr.paste(sheet, dr.avatar(36, medal, str(place)), (560 + place * 40, py + 60))
     bid = dr.pill("BID 6", 14, theme.accent, theme.accent_text, height=24)
     dr.paste(sheet, bid, (600, py + 110))
     dr.paste(sheet, dr.pill("FORCED", 14, theme.bad, (255, 255, 255), height=24), (700, py + 110))
