@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import html
 import io
 import statistics
 import sys
@@ -17,14 +18,27 @@ def gallery(outdir: Path) -> int:
 
     outdir.mkdir(parents=True, exist_ok=True)
     samples = all_samples()
+    rows = []
     for s in samples:
         png = render_sample(s)
         path = outdir / f"{s.name}.png"
         path.write_bytes(png)
         with Image.open(io.BytesIO(png)) as im:
             size = f"{im.width}x{im.height}"
+        note = f"{s.kind} · {s.theme}{' · four-colour' if s.four_colour else ''} · {s.lang}"
         print(f"{path}  {size}  {len(png) / 1024:.1f} KB")
-    print(f"{len(samples)} pictures in {outdir}")
+        rows.append(
+            f'<figure><img src="{html.escape(path.name)}" loading="lazy">'
+            f"<figcaption>{html.escape(s.name)} — {html.escape(note)} — {size}, "
+            f"{len(png) / 1024:.1f} KB</figcaption></figure>"
+        )
+    (outdir / "index.html").write_text(
+        "<!doctype html><meta charset=utf-8><title>batak-bot images</title>"
+        "<style>body{background:#777;font:14px sans-serif;display:flex;flex-wrap:wrap;gap:16px}"
+        "figure{margin:0}img{max-width:480px;display:block}</style>\n" + "\n".join(rows) + "\n",
+        encoding="utf-8",
+    )
+    print(f"{len(samples)} pictures in {outdir} (index.html shows them all)")
     return 0
 
 

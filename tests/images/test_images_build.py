@@ -128,3 +128,18 @@ def test_targets() -> None:
 
 def test_sort_hand_alternates_colours() -> None:
     assert sort_hand(["2D", "AS", "3C", "KH", "TS"]) == ("AS", "TS", "KH", "3C", "2D")
+
+
+def test_gallery_command_writes_every_sample(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from images.__main__ import main
+    from images.samples import all_samples
+
+    out = Path(str(tmp_path)) / "gallery"
+    assert main(["gallery", str(out)]) == 0
+    pngs = sorted(p.name for p in out.glob("*.png"))
+    assert len(pngs) == len(all_samples()) >= 40
+    assert (out / "index.html").read_text(encoding="utf-8").count("<img") == len(pngs)
+    for name in ("table-forced.png", "table-esli.png", "tr-table.png", "leaderboard.png"):
+        assert decode((out / name).read_bytes()).width > 0
