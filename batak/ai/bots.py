@@ -30,13 +30,12 @@ from batak.ai.sim import (
     Solver,
     Table,
     distinct_cards,
-    legal_mask,
     play_one,
     policy_card,
     rollout,
     utility_table,
 )
-from batak.cards import SUIT_MASKS, SUITS, CardMask, Suit
+from batak.cards import SUITS, CardMask, Suit
 from batak.deal import PLAYS, TRUMPS, Action, Observation, Phase, Play
 from batak.players import best_trump, estimate_tricks
 
@@ -93,7 +92,7 @@ def normal_card(obs: Observation, know: Knowledge) -> int:
     table = _table(obs)
     leader = obs.trick_leader if obs.trick and obs.trick_leader is not None else obs.seat
     return policy_card(table, obs.seat, obs.hand, know.possible, obs.trick, leader,
-                       obs.trump_broken, _legal_cards(obs))
+                       obs.trump_broken, _legal_cards(obs), obs.tricks_won[obs.seat] > 0)
 
 
 @dataclass(slots=True)
@@ -338,20 +337,11 @@ class HardPlayer:
         return analysis
 
 
-def hand_strength(hand: CardMask, trump: Suit) -> float:
-    """Shorthand used by hints: the model's expected tricks with ``trump``."""
-    return estimate_tricks(hand, trump)
-
-
 __all__ = [
-    "SUITS",
-    "SUIT_MASKS",
     "CardStats",
     "HardPlayer",
     "NormalPlayer",
     "PlayAnalysis",
     "auction_fit",
-    "legal_mask",
     "normal_card",
-    "tricks_mean",
 ]

@@ -152,11 +152,13 @@ def policy_card(
     leader: int,
     broken: bool,
     legal: CardMask,
+    has_trick: bool = True,
 ) -> int:
     """A sound card for ``seat``: win cheaply when it is safe, duck when it is not.
 
     ``poss[s]`` holds the cards seat ``s`` may hold (the true hand in a
-    perfect-information rollout).
+    perfect-information rollout). ``has_trick``: the seat has taken a trick
+    already (a defender who has need not fight another defender for one).
     """
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
@@ -180,6 +182,12 @@ def policy_card(
                 beaten = True
                 break
         if not beaten:
+            return cheapest(legal, tmask)
+    holder = table.holder
+    if (has_trick and not table.partnership and seat != holder and win_seat != holder):
+        # Another defender is winning: let it, unless the holder (still to play) can beat it.
+        k = (holder - leader) % 4
+        if k < n or not _can_beat(poss[holder], best, led_mask, tmask):
             return cheapest(legal, tmask)
     if tmask >> best & 1:
         winners = legal & tmask & ABOVE[best]
@@ -311,7 +319,8 @@ def rollout(
         if not hand:
             return won
         legal = legal_mask(hand, trick, tmask, broken, overtake)
-        card = policy_card(table, seat, hand, hands, trick, leader, broken, legal)
+        card = policy_card(table, seat, hand, hands, trick, leader, broken, legal,
+                           won[seat] > 0)
         hands[seat] = hand & ~(1 << card)
         if not broken and tmask >> card & 1 and (
             lead_rule == LEAD_AFTER_TRUMP or (n and lead_rule == LEAD_AFTER_RUFF
