@@ -850,7 +850,9 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
             if s.user_id is not None:
                 named.append((s, names[s.user_id]))
             else:
-                named.append((s, t("seat.bot", lang, level=t(f"level.{s.bot_level}", lang))))
+                named.append(
+                    (s, t("seat.bot_level", lang, level=t(f"level.{s.bot_level}", lang)))
+                )
         title = t(f"leaderboard.title_{by}", lang)
         subtitle = t(f"period.{period}", lang)
         lines = [f"{title} · {subtitle}"]

@@ -42,7 +42,7 @@ def seat_name(seat: Seat, index: int, lang: str) -> str:
     if seat.is_empty:
         return t("seat.empty", lang)
     if seat.is_bot:
-        return t("seat.bot", lang, level=t(f"level.{seat.bot_level}", lang))
+        return t("seat.bot", lang, n=index + 1)
     name = seat.name or t("seat.player", lang, n=index + 1)
     if seat.is_away:
         return t("seat.away", lang, name=name)
@@ -141,8 +141,12 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
     )
     if table.match is None:
         lines = [head, t("lobby.title", lang)]
-        for i, name in enumerate(names):
-            lines.append(t("lobby.seat", lang, n=i + 1, name=name))
+        for i, (name, seat) in enumerate(zip(names, table.seats, strict=True)):
+            if seat.is_bot:
+                level = t(f"level.{seat.bot_level}", lang)
+                lines.append(t("lobby.seat_bot", lang, n=i + 1, name=name, level=level))
+            else:
+                lines.append(t("lobby.seat", lang, n=i + 1, name=name))
         lines.append(t("lobby.pace", lang, pace=t(f"pace.{table.pace}", lang)))
         lines.append(t("lobby.help", lang))
         return "\n".join(lines)

@@ -95,11 +95,25 @@ async def play_until(
     return d.message(hand.id)
 
 
+LABEL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+
+
+def hand_labels(msg: MessageRecord) -> set[str]:
+    """The cards of a hand message: its card buttons, or the hand line of its text."""
+    labels = {label(c) for c in hand_cards(msg)}
+    lines = msg.text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(("Table #", "Masa #")))
+    return labels | set(LABEL.findall(lines[start + 1]))
+
+
 def assert_no_leak(d: Driver, owner_hand: MessageRecord, other: User) -> None:
     seen = d.seen_text(other)
+    secret = hand_labels(owner_hand)
+    assert secret
     for code in hand_cards(owner_hand):
         assert f"c{code}" not in seen
-        assert label(code) not in seen, (label(code), seen[-1500:])
+    for text in secret:
+        assert text not in seen, (text, seen[-1500:])
 
 
 def clean_run(d: Driver, bot: BotProcess) -> None:
@@ -213,3 +227,75 @@ async def test_daily_match_is_private_and_once_a_day() -> None:
             clean_run(d, bot)
 
 
+
+
+async def test_full_match_of_four_people_without_leaks() -> None:
+    async with Driver() as d:
+        people = [d.create_user(n) for n in ("alice", "bob", "carol", "dave")]
+        outsider = d.create_user("eve")
+        guild = d.create_guild("Cafe", members=[*people, outsider])
+        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+            alice = people[0]
+            await d.slash(alice, "batak new", {"deals": 1}, wait="response")
+            lobby = await d.wait_for_message(lambda m: any(c.endswith(":start") for c in ids(m)))
+            for p in people[1:]:
+                await d.click(p, lobby, "Join", wait="response")
+            await d.click(alice, lobby, "Start", wait="response")
+            await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))))
+            hands = {p.id: await open_hand(d, p, lobby) for p in people}
+            # Every hand is only its owner's, and no other person has seen its cards.
+            for p in people:
+                for q in [*people, outsider]:
+                    if q is not p:
+                        assert_no_leak(d, d.message(hands[p.id].id), q)
+            # Everyone was notified only of their own turns.
+            for _ in range(400):
+                moved = False
+                for p in people:
+                    if not choices(d.message(hands[p.id].id)) and not any(
+                        c.endswith(":ref") for c in ids(d.message(hands[p.id].id))
+                    ):
+                        continue
+                    h = await refresh(d, p, hands[p.id])
+                    options = choices(h)
+                    if options:
+                        pick = next((c for c in options if c.endswith(":p")), options[0])
+                        await d.click(p, h, pick, wait="response")
+                        moved = True
+                if not moved and all(not choices(d.message(hands[p.id].id)) for p in people):
+                    if "is over" in d.message(lobby.id).text():
+                        break
+                    await d.wait_until(lambda: True, 0.05)
+            result = await d.wait_for_message(lambda m: "Winner" in m.text() and not m.ephemeral_to)
+            assert any(c.endswith(":rematch") for c in ids(result))
+            # Turn notices are deleted once acted on: look at every message ever posted.
+            notified = {
+                p.id: [m for m in d.fake.messages.values() if p.id in m.notified]
+                for p in [*people, outsider]
+            }
+            assert all(m.deleted for ms in notified.values() for m in ms)
+            assert notified[outsider.id] == []
+            assert all(notified[p.id] for p in people)
+            for p in people:
+                for m in notified[p.id]:
+                    assert f"<@{p.id}>" in m.text()
+            board = await d.slash(outsider, "batak leaderboard", wait="response")
+            text = " ".join(m.text() for m in [board.response, *board.followups] if m)
+            assert "Alice" in text and "Dave" in text
+            clean_run(d, bot)
+
+
+async def test_turn_timeouts_hand_the_seat_to_a_computer() -> None:
+    async with Driver() as d:
+        alice = d.create_user("alice")
+        guild = d.create_guild("Cafe", members=[alice])
+        env = {"DEV_GUILD_ID": str(guild.id)} | FAST | {"TURN_TIMEOUT_SECONDS": "0.5"}
+        async with running_bot(d, env=env) as bot:
+            table = await open_table_with_bots(d, alice)
+            # Alice does nothing: the computer plays for her, then keeps her seat.
+            await d.wait_until(lambda: "ran out of time" in d.message(table.id).text(), 15)
+            await d.wait_until(lambda: "computer playing" in d.message(table.id).text(), 15)
+            hand = await open_hand(d, alice, table)
+            assert "Welcome back" in hand.text()
+            await d.wait_until(lambda: "computer playing" not in d.message(table.id).text(), 5)
+            clean_run(d, bot)
