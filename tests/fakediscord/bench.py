@@ -370,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--echo", action="store_true", help="drive the echo bot instead of bot.py")
     ap.add_argument("--bot", type=Path, default=None, help="bot script (default bot.py)")
     ap.add_argument("--timeout", type=float, default=900.0)
-    ap.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
+    ap.add_argument("--think", type=float, default=2.0, help="mean seconds between moves")
     ap.add_argument("--ramp", type=float, default=2.0, help="seconds over which tables start")
     ap.add_argument("--warmup", type=int, default=1, help="tables played before measuring")
     ap.add_argument("--json", action="store_true")

@@ -321,7 +321,7 @@ class Driver:
             elif t == 10:
                 value = float(v)
             elif t in (6, 9):
-                uid = v.id if isinstance(v, User) else int(v)
+                uid = int(getattr(v, "id", v))
                 user = self.fake.users[uid]
                 value = str(uid)
                 resolved.setdefault("users", {})[str(uid)] = user.to_json()
@@ -330,14 +330,14 @@ class Driver:
                         guild, uid, with_user=False, channel=channel
                     )
             elif t == 7:
-                cid = v.id if isinstance(v, Channel) else int(v)
+                cid = int(getattr(v, "id", v))
                 ch = self.fake.channels[cid]
                 value = str(cid)
                 cj = ch.to_json(self.fake.users)
                 cj["permissions"] = str(self.fake.permissions(self.fake.bot_user.id, ch))
                 resolved.setdefault("channels", {})[str(cid)] = cj
             elif t == 8:
-                rid = int(v)
+                rid = int(getattr(v, "id", v))
                 value = str(rid)
                 assert guild is not None
                 resolved.setdefault("roles", {})[str(rid)] = guild.roles[rid].to_json()
