@@ -562,6 +562,7 @@ class Deal:
         self._trump_high = -1
         self._led_high = -1
         self.to_act = winner
+        self.trick_leader = winner
         if not (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]):
             self.phase = Phase.DONE
             self.scores = score_deal(self.rules, self.contract, self.tricks_won)  # type: ignore[arg-type]
@@ -626,6 +627,7 @@ class Deal:
         self.trump_broken = self.rules.trump_lead == "free"
         self._breaks_on_any = self.rules.trump_lead == "after-trump-played"
         self.phase = Phase.PLAY
+        self.trick_leader = self.to_act
         self._legal = -1
 
     # --- export ----------------------------------------------------------------

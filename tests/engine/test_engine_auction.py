@@ -124,6 +124,7 @@ def test_the_holder_names_trump_then_leads() -> None:
     assert deal.legal_actions() == [ChooseTrump(s) for s in Suit]
     deal.apply(ChooseTrump(Suit.H))
     assert deal.to_act == 1 and deal.trump is Suit.H
+    assert deal.observation(3).trick_leader == 1  # the holder leads the first trick
 
 
 def test_wrong_turn_and_wrong_phase_change_nothing() -> None:
