@@ -706,7 +706,7 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
                 thread = await channel.create_thread(
                     name=t("thread.name", lang, name=self._name(user))[:100],
                     type=discord.ChannelType.public_thread,
-                    auto_archive_duration=1440,
+                    auto_archive_duration=10080 if (pace or g.pace) == "async" else 1440,
                 )
                 thread_id = thread.id
             except discord.HTTPException as exc:
@@ -722,7 +722,11 @@ class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
             pace=pace,
             thread_id=thread_id,
         )
-        await self.post_table_message(table)
+        try:
+            await self.post_table_message(table)
+        except discord.Forbidden as exc:
+            await self.service.cancel(table.id, user.id, is_admin=True)
+            raise ServiceError("error.cannot_post") from exc
         where = f"<#{thread_id}>" if thread_id else f"<#{channel_id}>"
         await self.send(interaction, t("new.opened", lang, table=table.id, where=where))
 

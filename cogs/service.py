@@ -361,10 +361,15 @@ class TableService:
                 continue
             self.tables[table.id] = table
             restored.append(table.id)
+            events: list[Event] = []
             if table.match is not None and table.match.is_over and table.game.status == "playing":
-                events: list[Event] = []
                 async with table.lock:
                     await self._finish_match(table, events)
+                await self._emit(events)
+            elif table.playing and table.is_daily:
+                events = []
+                async with table.lock:  # a crash between the computers' moves
+                    await self._run_daily_bots(table, events)
                 await self._emit(events)
             elif table.playing:
                 self._schedule(table)

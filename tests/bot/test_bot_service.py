@@ -304,3 +304,53 @@ async def test_daily_match_once_a_day(env: Any) -> None:
     assert err.value.key == "error.daily_done"
     board = await store.daily_leaderboard(GUILD, day="2026-11-30")
     assert [r.user_id for r in board] == [ALICE]
+
+
+async def test_rematch_seats_the_same_people(env: Any) -> None:
+    service, _rec, timers, _store = env
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    await service.leave(table.id, DAVE)  # a computer finishes Dave's match
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        if table.seats[seat].is_bot:
+            await timers.advance(1.5)
+            continue
+        await service.act(table.id, user_at(table, seat), seat, match.move_number,
+                          match.legal_actions()[0])
+    with pytest.raises(ServiceError):
+        await service.rematch(table.id, DAVE)  # no longer seated
+    again = await service.rematch(table.id, BOB, "Bob")
+    assert again.in_lobby and again.host_id == BOB
+    assert [s.user_id for s in again.seats] == [ALICE, BOB, CAROL, None]
+    assert again.seats[3].is_bot
+    with pytest.raises(ServiceError) as err:
+        await service.rematch(table.id, ALICE)
+    assert err.value.key == "error.rematch_exists"
+    await service.start(again.id, BOB)
+    assert again.playing
+
+
+async def test_daily_restored_mid_match(tmp_path: Path) -> None:
+    path = tmp_path / "daily.sqlite3"
+    service, _rec, _timers, store = await make_service(path)
+    table = await service.start_daily(GUILD, CHANNEL, ALICE, "Alice")
+    match = table.match
+    assert match is not None
+    for _ in range(3):
+        await service.act(table.id, ALICE, 0, match.move_number, match.legal_actions()[0])
+    moves = match.move_number
+    await service.close()
+    await store.close()
+    service2, _rec2, _timers2, store2 = await make_service(path)
+    try:
+        await service2.restore()
+        again = service2.daily_of(GUILD, ALICE)
+        assert again is not None and again.match is not None
+        assert again.match.move_number == moves and again.match.to_act == 0
+        assert await service2.start_daily(GUILD, CHANNEL, ALICE, "Alice") is again
+    finally:
+        await service2.close()
+        await store2.close()
