@@ -23,7 +23,7 @@ lint: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak
+	$(PY) -m mypy --strict batak images data
 
 test: lint types
 	$(PY) -m pytest -q
@@ -33,6 +33,11 @@ play: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) -m batak bench
+	$(PY) -m images bench
+	$(PY) -m data bench
+
+gallery: $(VENV)/.installed
+	$(PY) -m images gallery gallery
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
