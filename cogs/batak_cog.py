@@ -62,10 +62,13 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
-class BatakCog(commands.GroupCog, name="Batak", group_name="batak"):
+class BatakCog(
+    commands.GroupCog,
+    name="Batak",
+    group_name="batak",
+    group_description=ls("Play İhaleli Batak", "cmd.batak"),
+):
     """Play İhaleli Batak."""
-
-    __cog_group_description__ = ls("Play İhaleli Batak", "cmd.batak")
 
     def __init__(
         self, bot: commands.Bot, store: Store, service: TableService, config: BotConfig
