@@ -62,6 +62,11 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
+def choice(key: str) -> app_commands.locale_str:
+    """A choice name: the English catalogue text, translated by the same key."""
+    return ls(t(key, "en"), key)
+
+
 class BatakCog(
     commands.GroupCog,
     name="Batak",
@@ -678,7 +683,7 @@ class BatakCog(
     )
     @app_commands.choices(
         preset=[
-            app_commands.Choice(name=ls(n, f"preset.{n}"), value=n) for n in PRESET_NAMES
+            app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES
         ],
         pace=[
             app_commands.Choice(name=ls("live", "pace.live"), value="live"),
@@ -994,7 +999,7 @@ class BatakCog(
     @app_commands.command(name="rules", description=ls("The rules of Batak", "cmd.rules"))
     @app_commands.describe(preset=ls("Which rule set", "opt.rules_preset"))
     @app_commands.choices(
-        preset=[app_commands.Choice(name=ls(n, f"preset.{n}"), value=n) for n in PRESET_NAMES]
+        preset=[app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES]
     )
     async def rules(self, interaction: discord.Interaction[Any], preset: str | None = None) -> None:
         lang = await self.lang(interaction)
@@ -1021,13 +1026,13 @@ class BatakCog(
             app_commands.Choice(name="English", value="en"),
             app_commands.Choice(name="Türkçe", value="tr"),
         ],
-        preset=[app_commands.Choice(name=ls(n, f"preset.{n}"), value=n) for n in PRESET_NAMES],
+        preset=[app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES],
         pace=[
             app_commands.Choice(name=ls("live", "pace.live"), value="live"),
             app_commands.Choice(name=ls("async", "pace.async"), value="async"),
         ],
         computer=[
-            app_commands.Choice(name=ls(n, f"level.{n}"), value=n)
+            app_commands.Choice(name=choice(f"level.{n}"), value=n)
             for n in ("easy", "normal", "hard")
         ],
     )

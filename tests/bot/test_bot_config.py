@@ -1,0 +1,61 @@
+"""Settings from the environment, and the start-up without a token."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cogs.config import NO_TOKEN_MESSAGE, ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_and_overrides() -> None:
+    cfg = load_config({"DISCORD_TOKEN": "abc"})
+    assert cfg.database_path == "data/batak.sqlite3"
+    assert cfg.dev_guild_id is None and cfg.log_level == "INFO"
+    assert cfg.turn_timeout is None and cfg.max_timeouts == 2
+    cfg = load_config(
+        {
+            "DISCORD_TOKEN": "abc",
+            "DATABASE_PATH": "/tmp/x.db",
+            "DEV_GUILD_ID": "123",
+            "LOG_LEVEL": "debug",
+            "BOT_DELAY_SECONDS": "0",
+            "TURN_TIMEOUT_SECONDS": "30",
+        }
+    )
+    assert cfg.database_path == "/tmp/x.db" and cfg.dev_guild_id == 123
+    assert cfg.log_level == "DEBUG" and cfg.bot_delay == 0.0
+    assert cfg.service_config().turn_timeout_override == 30.0
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("DEV_GUILD_ID", "abc"), ("LOG_LEVEL", "LOUD"), ("BOT_DELAY_SECONDS", "-1"),
+     ("MAX_TIMEOUTS", "0"), ("TABLE_EDIT_INTERVAL_SECONDS", "soon")],
+)
+def test_bad_values_name_the_setting(name: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=name):
+        load_config({"DISCORD_TOKEN": "abc", name: value})
+
+
+def test_missing_token_exits_at_once_with_instructions(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config({})
+    assert str(err.value) == NO_TOKEN_MESSAGE
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=tmp_path,  # no .env here
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "DISCORD_TOKEN" in proc.stderr and "developers/applications" in proc.stderr
