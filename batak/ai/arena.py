@@ -251,9 +251,9 @@ def format_result(res: ArenaResult) -> str:
         return f"{100 * a / b:5.1f}% ({a}/{b})" if b else "   – (0/0)"
 
     def ms(values: Sequence[float]) -> str:
-        return (f"p50 {1000 * percentile(values, 0.5):7.1f} ms  p95 "
-                f"{1000 * percentile(values, 0.95):7.1f} ms  max "
-                f"{1000 * max(values, default=0.0):7.1f} ms  (n={len(values)})")
+        return (f"p50 {1000 * percentile(values, 0.5):7.2f} ms  p95 "
+                f"{1000 * percentile(values, 0.95):7.2f} ms  max "
+                f"{1000 * max(values, default=0.0):7.2f} ms  (n={len(values)})")
 
     mode = "play-only (auction fixed)" if res.play_only else "full deals"
     lines = [

@@ -104,6 +104,8 @@ class CardStats:
     total: float = 0.0
     tricks: float = 0.0
     makes: float = 0.0
+    active: bool = True
+    values: list[float] = field(default_factory=list)
 
     @property
     def value(self) -> float:
@@ -293,6 +295,7 @@ class HardPlayer:
         make_total = 0.0
         w_total = 0.0
         bid = obs.contract.bid
+        weights_seen: list[float] = []
         while worlds < max_worlds:
             hands = sample_hands(know, rng)
             if hands is None:
@@ -302,7 +305,10 @@ class HardPlayer:
             worlds += 1
             if weight < 1e-6:
                 weight = 1e-6
+            weights_seen.append(weight)
             for st in stats:
+                if not st.active:
+                    continue
                 h = list(hands)
                 trick = list(obs.trick)
                 won = list(obs.tricks_won)
@@ -317,6 +323,7 @@ class HardPlayer:
                     final = rollout(table, h, trick, leader, broken, won)
                     work += remaining
                 u = util(final)[seat]
+                st.values.append(u)
                 st.weight += weight
                 st.total += weight * u
                 side = final[holder] + (final[(holder + 2) % 4] if obs.rules.partnership else 0)
@@ -325,7 +332,12 @@ class HardPlayer:
             if worlds >= min_worlds and (work >= work_budget
                                          or time.perf_counter() > deadline):
                 break
-        best = max(stats, key=lambda st: (round(st.value, 9), -st.card))
+            if worlds % 8 == 0:
+                _prune(stats, weights_seen)
+                if sum(st.active for st in stats) == 1 and not force:
+                    break
+        best = max((st for st in stats if st.active),
+                   key=lambda st: (round(st.value, 9), -st.card))
         if best.weight:
             side_total = best.tricks / best.weight
             make_total = best.makes / best.weight
@@ -335,6 +347,28 @@ class HardPlayer:
                                 {"fallbacks": float(fallbacks), "weight": w_total})
         self.last_analysis = analysis
         return analysis
+
+
+def _prune(stats: list[CardStats], weights: list[float]) -> None:
+    """Stop simulating cards that are clearly worse than the current best.
+
+    A card is dropped when its paired difference from the best card (same
+    sampled deals) is below zero by more than two standard errors.
+    """
+    active = [st for st in stats if st.active]
+    best = max(active, key=lambda st: (st.value, -st.card))
+    total = sum(weights)
+    if total <= 0:
+        return
+    for st in active:
+        if st is best:
+            continue
+        diffs = [a - b for a, b in zip(st.values, best.values, strict=True)]
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        var = sum(w * w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True))
+        se = math.sqrt(var) / total
+        if mean + 2.0 * se + 1e-9 < 0:
+            st.active = False
 
 
 __all__ = [
