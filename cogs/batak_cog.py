@@ -285,7 +285,7 @@ class BatakCog(
     async def action_applied(self, table: Table, seat: int, action: Action, actor: str) -> None:
         if table.is_daily:
             return
-        if actor != "timeout":
+        if actor == "player":  # a time-out note stays until a person acts again
             self.notes.pop(table.id, None)
         if actor in ("player", "timeout"):
             self._spawn(self._clear_notices(table))

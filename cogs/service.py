@@ -332,6 +332,13 @@ class TableService:
                     return t
         return found[0] if found else None
 
+    @staticmethod
+    def is_host(table: Table, user_id: int) -> bool:
+        """The host, or any seated person once the host has left the table."""
+        if user_id == table.host_id:
+            return True
+        return table.seat_of(table.host_id) is None and table.seat_of(user_id) is not None
+
     def tables_of(self, user_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.seat_of(user_id) is not None]
 
@@ -507,7 +514,7 @@ class TableService:
 
     async def kick(self, table_id: int, by_user: int, target: int, *, is_admin: bool) -> int:
         table = self.get(table_id)
-        if by_user != table.host_id and not is_admin:
+        if not self.is_host(table, by_user) and not is_admin:
             raise ServiceError("error.host_only")
         if table.seat_of(target) is None:
             raise ServiceError("error.target_not_seated")
@@ -515,7 +522,7 @@ class TableService:
 
     async def cancel(self, table_id: int, user_id: int, *, is_admin: bool) -> None:
         table = self.get(table_id)
-        if user_id != table.host_id and not is_admin:
+        if not self.is_host(table, user_id) and not is_admin:
             raise ServiceError("error.host_only")
         events: list[Event] = []
         async with table.lock:
@@ -539,7 +546,7 @@ class TableService:
         events: list[Event] = []
         async with table.lock:
             self._lobby(table_id)
-            if user_id != table.host_id:
+            if not self.is_host(table, user_id):
                 raise ServiceError("error.host_only")
             seats = [Seat.bot(table.bot_level) if s.is_empty else s for s in table.seats]
             seed = self._rng.randrange(1 << 62)
