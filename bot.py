@@ -61,6 +61,8 @@ class BatakBot(commands.Bot):
         user = self.user
         log.info("logged in as %s (%s) in %d server(s)", user, user.id if user else "?",
                  len(self.guilds))
+        if user is not None:
+            log.info("invite URL: %s", invite_url(user.id))
 
     async def close(self) -> None:
         try:
@@ -73,6 +75,24 @@ class BatakBot(commands.Bot):
             await super().close()
             if self.store is not None:
                 await self.store.close()
+
+
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+)
+
+
+def invite_url(application_id: int) -> str:
+    """The invite link with the permissions and scopes the bot needs."""
+    return discord.utils.oauth_url(
+        application_id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
+    )
 
 
 def main() -> int:

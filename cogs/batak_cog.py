@@ -306,6 +306,8 @@ class BatakCog(
         if table.is_daily:
             return
         self.closed[table.id] = table
+        while len(self.closed) > 100:
+            self.closed.pop(next(iter(self.closed)))
         self.pacer.request(table.id)
         self._spawn(self._clear_notices(table))
 
