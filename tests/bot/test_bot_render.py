@@ -88,8 +88,8 @@ def test_button_codes_round_trip_and_ids_fit() -> None:
         code = render.button_code(action)
         assert render.parse_button_code(code) == action
     for code in ("cTH", "tS", "b13", "p"):
-        action = render.parse_button_code(code)
-        assert action is not None and render.button_code(action) == code
+        parsed = render.parse_button_code(code)
+        assert parsed is not None and render.button_code(parsed) == code
     for bad in ("x", "b99", "cZZ", "t", "tX", "c1H", ""):
         assert render.parse_button_code(bad) is None
     big = hand_id(10**17, 3, 999_999, "cTH")
