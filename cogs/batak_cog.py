@@ -269,7 +269,8 @@ class BatakCog(
                 allowed_mentions=NO_PINGS, **payload
             )
         except discord.NotFound:
-            if table.status in ("lobby", "playing"):
+            # Deleted by someone: post it again (unless /batak table just replaced it).
+            if table.status in ("lobby", "playing") and table.game.table_message_id == mid:
                 await self.post_table_message(table)
 
     # ------------------------------------------------------------------ listener
