@@ -694,7 +694,10 @@ class TableService:
             if table.seats[seat].is_away:
                 await self._come_back_locked(table, seat, events)
             table.timeouts[seat] = 0
-            result = await self._commit(table, seat, action, "player", events)
+            try:
+                result = await self._commit(table, seat, action, "player", events)
+            except StaleMoveError as exc:  # another writer got there first; reloaded
+                raise StaleAction(exc.current) from exc
             if table.is_daily:
                 await self._run_daily_bots(table, events)
             else:

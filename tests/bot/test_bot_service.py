@@ -354,3 +354,24 @@ async def test_daily_restored_mid_match(tmp_path: Path) -> None:
     finally:
         await service2.close()
         await store2.close()
+
+
+async def test_a_second_writer_is_refused_by_the_move_number(tmp_path: Path) -> None:
+    path = tmp_path / "two.sqlite3"
+    one, _r1, _t1, store1 = await make_service(path)
+    two, _r2, _t2, store2 = await make_service(path)
+    try:
+        table = await four_people(one)
+        await two.restore()
+        other = two.get(table.id)
+        assert table.match is not None and other.match is not None
+        move = table.match.move_number
+        action = table.match.legal_actions()[0]
+        await one.act(table.id, BOB, 1, move, action)
+        with pytest.raises(StaleAction):
+            await two.act(table.id, BOB, 1, move, action)
+        assert other.match.move_number == move + 1  # reloaded from the log
+    finally:
+        for service, store in ((one, store1), (two, store2)):
+            await service.close()
+            await store.close()
