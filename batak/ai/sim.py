@@ -139,6 +139,28 @@ def cheapest(cards: CardMask, tmask: CardMask) -> int:
     return best
 
 
+def discard(cards: CardMask, tmask: CardMask, outstanding: CardMask) -> int:
+    """The card to throw when not following suit: the lowest card of the shortest
+    side suit that holds no master (a void to come), else :func:`cheapest`."""
+    best = -1
+    best_key = (99, 99)
+    for suit in range(4):
+        sm = SUIT_MASKS[suit]
+        if sm & tmask:
+            continue
+        mine = cards & sm
+        if not mine:
+            continue
+        top = mine.bit_length() - 1
+        if not outstanding & ABOVE[top] and outstanding & sm:
+            continue  # keep a suit with a winner in it
+        low = (mine & -mine).bit_length() - 1
+        key = (mine.bit_count(), low % 13)
+        if key < best_key:
+            best, best_key = low, key
+    return best if best >= 0 else cheapest(cards, tmask)
+
+
 def _lowest_card(mask: CardMask) -> int:
     return (mask & -mask).bit_length() - 1
 
@@ -194,6 +216,8 @@ def policy_card(
     else:
         winners = (legal & ABOVE[best]) | (legal & tmask)
     if not winners:
+        if not legal & led_mask and legal & ~tmask:
+            return discard(legal, tmask, _outstanding(seat, poss))
         return cheapest(legal, tmask)
     if n == 3:
         return cheapest(winners, tmask)
@@ -216,6 +240,14 @@ def policy_card(
             if safe:
                 return x
     return cheapest(legal, tmask)
+
+
+def _outstanding(seat: int, poss: Sequence[CardMask]) -> CardMask:
+    out = 0
+    for s in range(4):
+        if s != seat:
+            out |= poss[s]
+    return out
 
 
 def _can_beat(qposs: CardMask, x: int, led_mask: CardMask, tmask: CardMask) -> bool:
