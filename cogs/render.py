@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from batak import SUITS, Action, Bid, ChooseTrump, Pass, Play, card_label, cards_of
@@ -353,13 +354,13 @@ def table_picture(table: Table, lang: str) -> Drawing | None:
             name,
             t("alt.table", lang),
             lambda: img_build.auction_view_from_match(match, names, 0),
-            render_auction,
+            partial(render_auction, lang=lang),
         )
     return _prepare(
         name,
         t("alt.table", lang),
         lambda: img_build.table_view_from_match(match, names, 0),
-        render_table,
+        partial(render_table, lang=lang),
     )
 
 
@@ -372,7 +373,7 @@ def hand_picture(table: Table, seat: int, lang: str) -> Drawing | None:
         "hand.png",
         t("alt.hand", lang),
         lambda: img_build.hand_view_from_observation(obs, t("hand.picture_title", lang)),
-        render_hand,
+        partial(render_hand, lang=lang),
     )
 
 
@@ -386,7 +387,7 @@ def daily_table_picture(table: Table, lang: str) -> Drawing | None:
         "daily-table.png",
         t("alt.table", lang),
         lambda: img_build.table_view_from_match(match, names, 0),
-        render_table,
+        partial(render_table, lang=lang),
     )
 
 
@@ -399,7 +400,7 @@ def deal_picture(table: Table, index: int, lang: str) -> Drawing | None:
         f"batak-deal-{table.id}-{index + 1}.png",
         t("alt.deal", lang),
         lambda: img_build.deal_summary_view(match, names, index),
-        render_deal_summary,
+        partial(render_deal_summary, lang=lang),
     )
 
 
@@ -412,7 +413,7 @@ def result_picture(table: Table, lang: str) -> Drawing | None:
         f"batak-result-{table.id}.png",
         t("alt.result", lang),
         lambda: img_build.match_result_view(match, names),
-        render_match_result,
+        partial(render_match_result, lang=lang),
     )
 
 
@@ -436,7 +437,7 @@ def leaderboard_picture(
             title=title,
             subtitle=subtitle,
         ),
-        render_leaderboard,
+        partial(render_leaderboard, lang=lang),
     )
 
 
