@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -364,6 +364,13 @@ def table_picture(table: Table, lang: str) -> Drawing | None:
     )
 
 
+def _hand_view(obs: Observation, lang: str) -> Any:
+    view = img_build.hand_view_from_observation(obs, t("hand.picture_title", lang))
+    if obs.hand is None:  # blind bidding
+        view = replace(view, subtitle=t("hand.picture_hidden", lang))
+    return view
+
+
 def hand_picture(table: Table, seat: int, lang: str) -> Drawing | None:
     match = table.match
     if match is None:
@@ -372,7 +379,7 @@ def hand_picture(table: Table, seat: int, lang: str) -> Drawing | None:
     return _prepare(
         "hand.png",
         t("alt.hand", lang),
-        lambda: img_build.hand_view_from_observation(obs, t("hand.picture_title", lang)),
+        lambda: _hand_view(obs, lang),
         partial(render_hand, lang=lang),
     )
 
