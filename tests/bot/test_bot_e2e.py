@@ -231,7 +231,10 @@ async def test_daily_match_is_private_and_once_a_day() -> None:
 
 async def test_full_match_of_four_people_without_leaks() -> None:
     async with Driver() as d:
-        people = [d.create_user(n) for n in ("alice", "bob", "carol", "dave")]
+        people = [
+            d.create_user(n, locale="tr" if n == "carol" else "en-US")
+            for n in ("alice", "bob", "carol", "dave")
+        ]
         outsider = d.create_user("eve")
         guild = d.create_guild("Cafe", members=[*people, outsider])
         async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
@@ -243,6 +246,9 @@ async def test_full_match_of_four_people_without_leaks() -> None:
             await d.click(alice, lobby, "Start", wait="response")
             await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))))
             hands = {p.id: await open_hand(d, p, lobby) for p in people}
+            # Each person reads their hand in their own Discord language.
+            assert hands[people[2].id].text().startswith("Masa #")
+            assert hands[people[1].id].text().startswith("Table #")
             # Every hand is only its owner's, and no other person has seen its cards.
             for p in people:
                 for q in [*people, outsider]:
