@@ -531,6 +531,8 @@ class BatakCog(
         my_seat = table.seat_of(user)
         if my_seat is None:
             raise ServiceError("error.not_seated")
+        if table.match is None:
+            raise ServiceError("error.not_started")
         await interaction.response.defer()  # this message will be updated in place
         notice: str | None = None
         alert: str | None = None
