@@ -139,7 +139,6 @@ def auction_fit(obs: Observation, hands: list[CardMask]) -> float:
     high = 0
     penalty = 0.0
     seen_mean: dict[int, float] = {}
-    team = 2.0 if rules.partnership else 0.0
     for seat, bid in obs.calls:
         if seat == obs.seat:
             if bid is not None:
@@ -154,7 +153,7 @@ def auction_fit(obs: Observation, hands: list[CardMask]) -> float:
                 est = estimate_tricks(hand, obs.trump)
             else:
                 est = best_trump(hand)[1]
-            mean = model.intercept + model.slope * est + team
+            mean = model.intercept + model.slope * est
             seen_mean[seat] = mean
         if bid is None:
             floor = max(high + 1, rules.min_bid)
