@@ -256,6 +256,7 @@ async def run_bench(
     ramp: float = 2.0,
     seed: int = 1,
     warmup: int = 1,
+    rate_limits: bool = False,
 ) -> BenchResult:
     """Play every table concurrently. Each player waits ``think`` seconds on average
     (uniformly 0.5x..1.5x) before a move, like people do, and tables start spread over
@@ -265,6 +266,8 @@ async def run_bench(
     baseline for memory per active table."""
     rng = random.Random(seed)
     async with Driver() as d:
+        if rate_limits:
+            d.use_discord_rate_limits()
         people = [d.create_user(f"p{i}") for i in range((tables + warmup) * players)]
         guild = d.create_guild("Bench", members=people)
         channels = [d.create_channel(guild, f"table-{i}") for i in range(tables + warmup)]
@@ -373,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--think", type=float, default=2.0, help="mean seconds between moves")
     ap.add_argument("--ramp", type=float, default=2.0, help="seconds over which tables start")
     ap.add_argument("--warmup", type=int, default=1, help="tables played before measuring")
+    ap.add_argument("--rate-limits", action="store_true", help="Discord-like per-channel buckets")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true")
     args = ap.parse_args(argv)
@@ -397,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
             think=args.think,
             ramp=args.ramp,
             warmup=args.warmup,
+            rate_limits=args.rate_limits,
         )
     )
     print(json.dumps(asdict(result), indent=2) if args.json else result.report())

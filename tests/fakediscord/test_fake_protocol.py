@@ -402,3 +402,18 @@ async def test_wait_for_message_sees_creates_and_edits(driver: Driver, api: Api)
     assert got.edit_count == 1 and [v["content"] for v in got.versions] == ["one", "two"]
     with pytest.raises(TimeoutError):
         await driver.wait_for_message(lambda m: m.content == "three", 0.1)
+
+
+async def test_discord_like_buckets_throttle_per_channel(driver: Driver, api: Api) -> None:
+    _, _, channel = world(driver)
+    other = driver.create_channel(driver.fake.guilds[channel.guild_id or 0], "other")
+    driver.use_discord_rate_limits()
+    for _ in range(5):
+        status, _, headers = await api.call(
+            "POST", f"/channels/{channel.id}/messages", {"content": "x"}
+        )
+        assert status == 200 and "X-RateLimit-Bucket" in headers
+    status, body, _ = await api.call("POST", f"/channels/{channel.id}/messages", {"content": "x"})
+    assert status == 429 and 0 < body["retry_after"] <= 5
+    status, _, _ = await api.call("POST", f"/channels/{other.id}/messages", {"content": "x"})
+    assert status == 200  # buckets are per channel
