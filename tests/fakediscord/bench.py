@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import sys
@@ -221,6 +222,7 @@ class BenchResult:
     unhandled_routes: int
     bot_cpu_seconds: float = 0.0
     fake_cpu_seconds: float = 0.0
+    fake_rss_bytes: int = 0
 
     def report(self) -> str:
         return "\n".join(
@@ -237,7 +239,7 @@ class BenchResult:
                 f"{self.rss_per_table_bytes / 1024:.1f} KiB per active table",
                 f"  429s served {self.served_429}, unhandled routes {self.unhandled_routes}",
                 f"  CPU: bot {self.bot_cpu_seconds:.1f}s, fake Discord + players "
-                f"{self.fake_cpu_seconds:.1f}s",
+                f"{self.fake_cpu_seconds:.1f}s (its RSS {self.fake_rss_bytes / 2**20:.0f} MiB)",
             ]
         )
 
@@ -265,7 +267,7 @@ async def run_bench(
     play to the end before the measured ones start; the bot's RSS after them is the idle
     baseline for memory per active table."""
     rng = random.Random(seed)
-    async with Driver() as d:
+    async with Driver(keep_history=False) as d:
         if rate_limits:
             d.use_discord_rate_limits()
         people = [d.create_user(f"p{i}") for i in range((tables + warmup) * players)]
@@ -323,6 +325,7 @@ async def run_bench(
                 sampler.cancel()
             elapsed = time.perf_counter() - t0
             cpu, bot_cpu = time.process_time() - cpu0, read_cpu_seconds(bot.pid) - bot_cpu0
+            fake_rss = read_rss(os.getpid())
             peak = max(peak, bot.rss_bytes())
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
@@ -348,13 +351,12 @@ async def run_bench(
             unhandled_routes=len(d.fake.unhandled),
             bot_cpu_seconds=bot_cpu,
             fake_cpu_seconds=cpu,
+            fake_rss_bytes=fake_rss,
         )
 
 
 def read_cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process, from /proc/{pid}/stat."""
-    import os
-
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

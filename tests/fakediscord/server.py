@@ -510,7 +510,8 @@ class InteractionRecord:
             return False
         clock = self.fake.clock if self.fake is not None else None
         return (
-            bool(clock and clock.now() - self.created > INTERACTION_DEADLINE) or self.late_callback
+            bool(clock and clock.now() - self.created > self.fake.interaction_deadline)
+            or self.late_callback
         )
 
     @property
@@ -602,7 +603,11 @@ class FakeDiscord:
         token_ttl: float = TOKEN_TTL,
         allow_privileged_intents: bool = False,
         bot_name: str = "BatakBot",
+        keep_history: bool = True,
     ) -> None:
+        """``keep_history=False`` (long benches) keeps only the current version of each
+        message, the bytes of its current attachments, and slim interaction records."""
+        self.keep_history = keep_history
         self.expected_token = token
         self.clock = clock or Clock()
         self.interaction_deadline = interaction_deadline
@@ -1855,7 +1860,13 @@ class FakeDiscord:
         )
         new["edited_timestamp"] = iso_now()
         rec.data = new
-        rec.versions.append(new)
+        if self.keep_history:
+            rec.versions.append(new)
+        else:
+            rec.versions[:] = [new]
+            current = {int(a["id"]) for a in new.get("attachments") or []}
+            for aid in [a for a in rec.files if a not in current]:
+                del rec.files[aid]
         self._changed(rec)
 
     async def _edit_and_dispatch(
@@ -2219,6 +2230,9 @@ class FakeDiscord:
         rec.created = self.clock.now()
         rec.dispatched_at = time.perf_counter()
         await self.dispatch("INTERACTION_CREATE", rec.payload)
+        if not self.keep_history:
+            # keep what InteractionRecord.name needs, not the channel / member / message
+            rec.payload = {"data": rec.payload.get("data")}
 
     def _ack(self, rec: InteractionRecord, rtype: int, at: float) -> None:
         rec.ack_type = rtype
