@@ -175,12 +175,11 @@ class BatakTableScript:
         if hand is None:
             t.lost += 1
             return False
-        moves = [
-            (b, HAND_ID.fullmatch(str(b.get("custom_id") or "")))
-            for b in hand.buttons()
-            if not b.get("disabled")
-        ]
-        moves = [(b, m) for b, m in moves if m and m.group(4) not in self.NOT_MOVES]
+        moves: list[tuple[dict[str, Any], re.Match[str]]] = []
+        for b in hand.buttons():
+            m = HAND_ID.fullmatch(str(b.get("custom_id") or ""))
+            if m and not b.get("disabled") and m.group(4) not in self.NOT_MOVES:
+                moves.append((b, m))
         if not moves:
             return True  # not this player's turn after all (a race with a timer): look again
         button, match = moves[0]

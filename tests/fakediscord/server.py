@@ -1097,7 +1097,8 @@ class FakeDiscord:
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         path = request.path
         if not path.startswith(API_PREFIX):
-            return await handler(request)
+            plain: web.StreamResponse = await handler(request)
+            return plain
         sub = path[len(API_PREFIX) :]
         method = request.method
         tokenless = sub.startswith(("/interactions/", "/webhooks/"))
@@ -1643,14 +1644,14 @@ class FakeDiscord:
         for index, (fname, data) in sorted(by_index.items()):
             a = meta.get(index, {})
             filename = str(a.get("filename") or fname)
-            aid = self.snowflakes.next()
-            store[aid] = data
+            new_id = self.snowflakes.next()
+            store[new_id] = data
             att: dict[str, Any] = {
-                "id": str(aid),
+                "id": str(new_id),
                 "filename": filename,
                 "size": len(data),
-                "url": f"{self.url}/attachments/{channel_id}/{aid}/{filename}",
-                "proxy_url": f"{self.url}/attachments/{channel_id}/{aid}/{filename}",
+                "url": f"{self.url}/attachments/{channel_id}/{new_id}/{filename}",
+                "proxy_url": f"{self.url}/attachments/{channel_id}/{new_id}/{filename}",
                 "content_type": _content_type(filename, data),
             }
             if a.get("description"):
