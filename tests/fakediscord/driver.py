@@ -474,6 +474,9 @@ class Driver:
         return await self._run(rec, wait, timeout)
 
     async def _run(self, rec: InteractionRecord, wait: Wait, timeout: float) -> InteractionRecord:
+        if not self.fake.bot_connected:
+            # On Discord the person would see "This interaction failed" after 3 s.
+            raise InteractionFailed(rec, "could not be delivered: no bot is connected")
         await self.fake.send_interaction(rec)
         if wait == "none":
             return rec

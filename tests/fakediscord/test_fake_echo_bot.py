@@ -189,7 +189,10 @@ async def test_sigkill_restart_keeps_persistent_buttons(w: World) -> None:
     r = await w.d.slash(w.alice, "echo say", {"text": "before restart"})
     await w.d.click(w.alice, r.response, "Ping")
     old_pid = w.bot.pid
-    await w.bot.restart()
+    await w.bot.kill()
+    with pytest.raises(InteractionFailed, match="no bot is connected"):
+        await w.d.click(w.bob, r.response, "Ping")
+    await w.bot.start()
     assert w.bot.pid != old_pid and w.d.fake.identify_count == 2
     c = await w.d.click(w.bob, r.response, "Ping")
     assert c.ack_type == 7 and r.response is not None and r.response.content == "pong 2"
