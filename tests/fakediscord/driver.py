@@ -249,12 +249,10 @@ class Driver:
         schema: list[dict[str, Any]] = list(cmd.get("options") or [])
         chain: list[tuple[str, int]] = []
         for part in parts[1:]:
-            sub = next(
-                (o for o in schema if o.get("name") == part and o.get("type") in (1, 2)), None
-            )
+            sub = next((o for o in schema if _named(o, part) and o.get("type") in (1, 2)), None)
             if sub is None:
                 raise ValueError(f"/{command}: no subcommand {part!r}")
-            chain.append((part, int(sub["type"])))
+            chain.append((str(sub["name"]), int(sub["type"])))
             schema = list(sub.get("options") or [])
         if any(o.get("type") in (1, 2) for o in schema):
             raise ValueError(f"/{command} is a group; name a subcommand")
@@ -291,9 +289,13 @@ class Driver:
         channel: Channel,
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         by_name = {o["name"]: o for o in schema}
-        for name in given:
+        given = dict(given)
+        for name in list(given):
             if name not in by_name:
-                raise ValueError(f"/{command}: no option {name!r} (has {sorted(by_name)})")
+                real = next((o["name"] for o in schema if _named(o, name)), None)
+                if real is None:
+                    raise ValueError(f"/{command}: no option {name!r} (has {sorted(by_name)})")
+                given[real] = given.pop(name)
         out: list[dict[str, Any]] = []
         resolved: dict[str, dict[str, Any]] = {}
         guild = self.fake.guilds.get(channel.guild_id or 0)
@@ -710,6 +712,11 @@ def _iter(components: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
             yield from _iter(c["components"])
         if "accessory" in c:
             yield from _iter([c["accessory"]])
+
+
+def _named(option: dict[str, Any], name: str) -> bool:
+    """Matches the canonical name or a localized one (what a person types on Discord)."""
+    return option.get("name") == name or name in (option.get("name_localizations") or {}).values()
 
 
 def _label(c: dict[str, Any]) -> str:

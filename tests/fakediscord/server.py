@@ -1566,9 +1566,16 @@ class FakeDiscord:
         return web.Response(status=204)
 
     def lookup_command(self, guild_id: int | None, name: str) -> dict[str, Any] | None:
-        if guild_id is not None and name in self.guild_commands.get(guild_id, {}):
-            return self.guild_commands[guild_id][name]
-        return self.global_commands.get(name)
+        """A chat-input command by its name or one of its localized names (guild first)."""
+        scopes = [self.guild_commands.get(guild_id, {})] if guild_id is not None else []
+        scopes.append(self.global_commands)
+        for scope in scopes:
+            if name in scope:
+                return scope[name]
+            for c in scope.values():
+                if name in (c.get("name_localizations") or {}).values():
+                    return c
+        return None
 
     # ------------------------------------------------------------------ messages
 

@@ -146,7 +146,7 @@ async def test_deadline_and_already_acknowledged(w: World) -> None:
 
 
 async def test_follow_up_after_token_expiry_is_refused(w: World) -> None:
-    r = await w.d.slash(w.alice, "echo stale", {"millis": 200})
+    r = await w.d.slash(w.alice, "echo stale", {"millis": 800})
     assert r.ack_type == 5
     w.d.clock.advance(15 * 60 + 1)
     await until_logged(w.bot, "stale follow-up refused: 401 50027")

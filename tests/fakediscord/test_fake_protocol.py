@@ -417,3 +417,65 @@ async def test_discord_like_buckets_throttle_per_channel(driver: Driver, api: Ap
     assert status == 429 and 0 < body["retry_after"] <= 5
     status, _, _ = await api.call("POST", f"/channels/{other.id}/messages", {"content": "x"})
     assert status == 200  # buckets are per channel
+
+
+async def test_slash_payload_shape_and_localized_names(driver: Driver, api: Api) -> None:
+    alice, bob, channel = world(driver)
+    app = driver.fake.application_id
+    cmd = {
+        "name": "batak",
+        "description": "Play",
+        "name_localizations": {"tr": "batak"},
+        "options": [
+            {
+                "type": 1,
+                "name": "kick",
+                "description": "Kick",
+                "name_localizations": {"tr": "at"},
+                "options": [
+                    {
+                        "type": 6,
+                        "name": "user",
+                        "description": "Who",
+                        "required": True,
+                        "name_localizations": {"tr": "oyuncu"},
+                    },
+                    {
+                        "type": 4,
+                        "name": "deals",
+                        "description": "Deals",
+                        "min_value": 1,
+                        "max_value": 20,
+                    },
+                ],
+            },
+        ],
+    }
+    guild = channel.guild_id or 0
+    status, _, _ = await api.call("PUT", f"/applications/{app}/guilds/{guild}/commands", [cmd])
+    assert status == 200
+    async with aiohttp.ClientSession() as s, s.ws_connect(driver.fake.gateway_url) as ws:
+        await ws.receive_json()
+        await ws.send_json({"op": 2, "d": {"token": "t", "intents": 1}})
+        assert (await ws.receive_json())["t"] == "READY"
+        assert (await ws.receive_json())["t"] == "GUILD_CREATE"
+        with pytest.raises(ValueError, match="above"):
+            await driver.slash(alice, "batak kick", {"user": bob, "deals": 21}, wait="none")
+        rec = await driver.slash(alice, "batak at", {"oyuncu": bob, "deals": 2}, wait="none")
+        event = await ws.receive_json()
+    assert event["t"] == "INTERACTION_CREATE" and event["d"]["id"] == str(rec.id)
+    d = event["d"]
+    assert d["type"] == 2 and d["token"] == rec.token and d["attachment_size_limit"] > 0
+    assert d["member"]["user"]["id"] == str(alice.id) and "permissions" in d["member"]
+    assert d["member"]["flags"] == 0 and d["app_permissions"].isdigit()
+    data = d["data"]
+    assert data["guild_id"] == str(guild) and data["name"] == "batak"
+    sub = data["options"][0]
+    assert (sub["name"], sub["type"]) == ("kick", 1)
+    assert sub["options"] == [
+        {"name": "user", "type": 6, "value": str(bob.id)},
+        {"name": "deals", "type": 4, "value": 2},
+    ]
+    assert data["resolved"]["users"][str(bob.id)]["username"] == "bob"
+    assert "user" not in data["resolved"]["members"][str(bob.id)]
+    assert rec.name == "batak kick"
