@@ -176,11 +176,8 @@ def choose_bid(obs: Observation, mean_by_suit: dict[Suit, float] | None = None,
         return BidChoice(PASS, trump, mean, pass_make, pass_value, pass_value, None)
     if may_pass and best_value <= pass_value:
         return BidChoice(PASS, trump, mean, pass_make, pass_value, pass_value, None)
-    # Bid the cheapest worthwhile amount: raise only as far as needed.
-    low = legal_bids[0]
-    value, make = bid_value(rules, mean, spread, low)
-    if value > pass_value or not may_pass:
-        return BidChoice(BIDS[low], trump, mean, make, value, pass_value, max_bid)
+    # Bid the amount with the best expected utility (under "tens" a higher contract
+    # scores more; under "tricks" that is usually the lowest bid).
     return BidChoice(BIDS[best_bid], trump, mean, best_make, best_value, pass_value, max_bid)
 
 
