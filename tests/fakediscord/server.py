@@ -364,7 +364,7 @@ class Channel:
         return d
 
 
-@dataclass
+@dataclass(eq=False)
 class MessageRecord:
     """A message as the fake stores it. ``data`` is the Discord JSON of its current version."""
 
@@ -461,7 +461,7 @@ def version_text(data: dict[str, Any]) -> str:
     return "\n".join(p for p in parts if p)
 
 
-@dataclass
+@dataclass(eq=False)
 class InteractionRecord:
     """One interaction the fake dispatched to the bot, and what the bot did with it."""
 
