@@ -267,6 +267,10 @@ async def running_bot(
     try:
         await bot.start()
         yield bot
+    except BaseException:
+        # pytest shows captured stderr of a failed test: the bot's side of the story.
+        print(f"--- bot output ({workdir}) ---\n{bot.all_output()[-8000:]}", file=sys.stderr)
+        raise
     finally:
         await bot.stop()
         bot._closed()

@@ -2293,9 +2293,8 @@ class FakeDiscord:
             errs.raise_if_any()
         result: dict[str, Any] = {"type": rtype}
         if rtype in (4, 5):
+            # (interaction responses need no SEND_MESSAGES permission in the channel)
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
-            if rtype == 4 and channel.guild_id is not None and not ephemeral:
-                pass  # interaction responses don't need SEND_MESSAGES
             msg = self._build_message(
                 channel,
                 data,
