@@ -199,6 +199,20 @@ class Driver:
         REST immediately; the bot's cache learns it at its next GUILD_CREATE."""
         self.fake.set_overwrite(channel, self.fake.bot_user.id, allow=allow, deny=deny)
 
+    async def drop_gateway(self, code: int = 4000, *, timeout: float = 15.0) -> None:
+        """Close the bot's gateway connection (``4000``: unknown error, resumable) and wait
+        until it is back (RESUMED, or identified again for non-resumable codes)."""
+        before = self.fake.identify_count + self.fake.resume_count
+        for session in list(self.fake.sessions):
+            await session.ws.close(code=code)
+
+        def back() -> bool:
+            again = self.fake.identify_count + self.fake.resume_count > before
+            return again and self.fake.bot_connected
+
+        if not await self.fake.wait_state(back, timeout):
+            raise TimeoutError("the bot did not come back to the gateway")
+
     async def say(self, user: User, channel: Channel, content: str) -> MessageRecord:
         """A person writes a plain message."""
         return await self.fake.user_message(user, channel, content)

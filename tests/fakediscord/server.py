@@ -639,6 +639,8 @@ class FakeDiscord:
         self.rate_limits: list[RateLimitRule] = []
         self.served_429 = 0
         self.identify_count = 0
+        self.resume_count = 0
+        self.resumable: dict[str, GatewaySession] = {}
         self.command_syncs = 0
         self.last_guild_create = 0.0
         self.reactions: list[tuple[int, str, int]] = []
@@ -1034,8 +1036,7 @@ class FakeDiscord:
         elif op == 2:
             await self._identify(session, d or {})
         elif op == 6:
-            # No session resumption here: ask for a fresh IDENTIFY, as Discord may.
-            await session.send({"op": 9, "d": False, "s": None, "t": None})
+            await self._resume(session, d or {})
         elif op == 3:
             session.presence = d
         elif op == 8:
@@ -1052,6 +1053,25 @@ class FakeDiscord:
                         "nonce": (d or {}).get("nonce"),
                     },
                 )
+
+    async def _resume(self, session: GatewaySession, d: dict[str, Any]) -> None:
+        """RESUME a session this fake started (events missed meanwhile are not replayed;
+        interactions cannot be sent while no bot is connected). An unknown session gets
+        INVALID_SESSION, and the client identifies again (after discord.py's 5 s wait)."""
+        old = self.resumable.get(str(d.get("session_id")))
+        if old is None or (
+            self.expected_token is not None and d.get("token") != self.expected_token
+        ):
+            await session.send({"op": 9, "d": False, "s": None, "t": None})
+            return
+        session.session_id, session.intents = old.session_id, old.intents
+        session.identify_payload = old.identify_payload
+        session.seq = max(old.seq, int(d.get("seq") or 0))
+        session.identified = True
+        self.resumable[session.session_id] = session
+        self.resume_count += 1
+        await session.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        self._state_changed()
 
     async def _identify(self, session: GatewaySession, d: dict[str, Any]) -> None:
         token = str(d.get("token", ""))
@@ -1087,6 +1107,7 @@ class FakeDiscord:
         for guild in self.guilds.values():
             await session.dispatch("GUILD_CREATE", self.guild_json(guild, full=True))
         session.identified = True
+        self.resumable[session.session_id] = session
         self.identify_count += 1
         self.last_guild_create = time.monotonic()
         self._state_changed()

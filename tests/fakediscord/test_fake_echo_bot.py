@@ -185,6 +185,15 @@ async def test_429_is_retried_by_discord_py(w: World) -> None:
     assert any(m.content == "after429 (edited)" for m in w.d.messages(w.channel))
 
 
+async def test_gateway_drop_reconnects(w: World) -> None:
+    r = await w.d.slash(w.alice, "echo say", {"text": "drop"})
+    identified, resumed = w.d.fake.identify_count, w.d.fake.resume_count
+    await w.d.drop_gateway()
+    assert (w.d.fake.identify_count, w.d.fake.resume_count) == (identified, resumed + 1)
+    c = await w.d.click(w.bob, r.response, "Ping")
+    assert c.ack_type == 7
+
+
 async def test_sigkill_restart_keeps_persistent_buttons(w: World) -> None:
     r = await w.d.slash(w.alice, "echo say", {"text": "before restart"})
     await w.d.click(w.alice, r.response, "Ping")
@@ -193,7 +202,7 @@ async def test_sigkill_restart_keeps_persistent_buttons(w: World) -> None:
     with pytest.raises(InteractionFailed, match="no bot is connected"):
         await w.d.click(w.bob, r.response, "Ping")
     await w.bot.start()
-    assert w.bot.pid != old_pid and w.d.fake.identify_count == 2
+    assert w.bot.pid != old_pid and w.bot.starts == 2
     c = await w.d.click(w.bob, r.response, "Ping")
     assert c.ack_type == 7 and r.response is not None and r.response.content == "pong 2"
     assert w.bot.rss_bytes() > 10 * 2**20
