@@ -479,3 +479,61 @@ async def test_slash_payload_shape_and_localized_names(driver: Driver, api: Api)
     assert data["resolved"]["users"][str(bob.id)]["username"] == "bob"
     assert "user" not in data["resolved"]["members"][str(bob.id)]
     assert rec.name == "batak kick"
+
+
+async def test_refused_response_leaves_the_interaction_open(driver: Driver, api: Api) -> None:
+    alice, _, channel = world(driver)
+    rec = driver.fake.new_interaction(2, alice, channel, {"id": "1", "name": "x", "type": 1})
+    cb = f"/interactions/{rec.id}/{rec.token}/callback"
+    status, err, _ = await api.call(
+        "POST", cb, {"type": 4, "data": {"content": "x" * 2001}}, auth=False
+    )
+    assert (status, err["code"]) == (400, 50035) and "content" in err["errors"]["data"]
+    status, err, _ = await api.call("POST", cb, {"type": 7, "data": {"content": "x"}}, auth=False)
+    assert (status, err["code"]) == (400, 50035)  # no message to update for a slash command
+    assert not rec.acked
+    status, _, _ = await api.call("POST", cb, {"type": 4, "data": {"content": "ok"}}, auth=False)
+    assert status == 200 and rec.acked and len(rec.rejected) == 2
+
+
+def test_sitecustomize_points_discord_py_at_the_fake(tmp_path: Any) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    code = (
+        "import discord.http, discord.gateway, discord.asset; "
+        "print(discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, "
+        "discord.asset.Asset.BASE)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "BATAK_FAKE_DISCORD"}
+    env["PYTHONPATH"] = str(here)
+    plain = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    assert plain.stdout.split() == [
+        "https://discord.com/api/v10",
+        "wss://gateway.discord.gg/",
+        "https://cdn.discordapp.com",
+    ]
+    env["BATAK_FAKE_DISCORD"] = "http://127.0.0.1:5555"
+    faked = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    assert faked.stdout.split() == [
+        "http://127.0.0.1:5555/api/v10",
+        "ws://127.0.0.1:5555/gateway",
+        "http://127.0.0.1:5555",
+    ]
