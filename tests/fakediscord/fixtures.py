@@ -221,6 +221,9 @@ def bot_env(driver: Driver, workdir: Path, extra: dict[str, str] | None = None) 
             "DISCORD_TOKEN": driver.fake.expected_token or "fake-token",
             "DATABASE_PATH": str(workdir / "batak.db"),
             "LOG_LEVEL": "INFO",
+            # set (even empty) so that a developer's .env cannot point the bot elsewhere:
+            # python-dotenv does not override variables that exist
+            "DEV_GUILD_ID": "",
             "PYTHONPATH": os.pathsep.join(pythonpath),
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
