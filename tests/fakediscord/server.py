@@ -1818,19 +1818,34 @@ class FakeDiscord:
     def _mentions(
         self, channel: Channel, payload: dict[str, Any], data: dict[str, Any]
     ) -> list[int]:
-        """Users actually pinged: ``<@id>`` in content, filtered by ``allowed_mentions``."""
+        """Users actually pinged, as Discord decides: ``<@id>``, ``<@&role>``, ``@everyone``
+        / ``@here`` in the content, filtered by ``allowed_mentions`` (absent: everything is
+        allowed) and, for @everyone / @here, the bot's Mention Everyone permission."""
         guild = self.guilds[channel.guild_id or 0]
         content = str(payload.get("content") or "")
-        ids = [int(x) for x in re.findall(r"<@!?(\d+)>", content)]
+        users = [int(x) for x in re.findall(r"<@!?(\d+)>", content)]
+        roles = [int(x) for x in re.findall(r"<@&(\d+)>", content)]
+        everyone = "@everyone" in content or "@here" in content
         am = payload.get("allowed_mentions")
         if isinstance(am, dict):
             parse = am.get("parse") or []
             allowed_users = {int(u) for u in am.get("users") or []}
-            ids = [u for u in ids if "users" in parse or u in allowed_users]
+            allowed_roles = {int(r) for r in am.get("roles") or []}
+            users = [u for u in users if "users" in parse or u in allowed_users]
+            roles = [r for r in roles if "roles" in parse or r in allowed_roles]
+            everyone = everyone and "everyone" in parse
+        if everyone and not self.permissions(self.bot_user.id, channel) & MENTION_EVERYONE:
+            everyone = False
+        data["mention_everyone"] = everyone
+        data["mention_roles"] = [str(r) for r in roles]
         if int(data.get("flags") or 0) & FLAG_SUPPRESS_NOTIFICATIONS:
             return []
+        if everyone:
+            users += list(guild.members)
+        for r in roles:
+            users += [uid for uid, m in guild.members.items() if r in m.roles]
         out = []
-        for u in ids:
+        for u in users:
             if u in guild.members and u not in out and u != self.bot_user.id:
                 out.append(u)
         return out

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from .driver import Driver
-from .server import CREATE_PUBLIC_THREADS, FLAG_EPHEMERAL, Channel, User
+from .server import CREATE_PUBLIC_THREADS, FLAG_EPHEMERAL, MENTION_EVERYONE, Channel, User
 
 
 class Api:
@@ -360,6 +360,21 @@ async def test_threads_permissions_and_mentions(driver: Driver, api: Api) -> Non
         {"content": f"edited {alice.mention}"},
     )
     assert driver.notifications(alice) == []  # edits never ping
+    status, _, _ = await api.call(
+        "POST", f"/channels/{channel.id}/messages", {"content": "@everyone look"}
+    )
+    assert status == 200 and len(driver.notifications(alice)) == 0  # no Mention Everyone
+    driver.set_bot_permissions(channel, allow=MENTION_EVERYONE)
+    status, _, _ = await api.call(
+        "POST",
+        f"/channels/{channel.id}/messages",
+        {"content": "@everyone look", "allowed_mentions": {"parse": []}},
+    )
+    assert len(driver.notifications(alice)) == 0  # suppressed by allowed_mentions
+    status, _, _ = await api.call(
+        "POST", f"/channels/{channel.id}/messages", {"content": "@everyone look"}
+    )
+    assert (len(driver.notifications(alice)), len(driver.notifications(bob))) == (1, 2)
     driver.set_bot_permissions(channel, deny=CREATE_PUBLIC_THREADS)
     status, err, _ = await api.call(
         "POST", f"/channels/{channel.id}/threads", {"name": "t", "type": 11}
