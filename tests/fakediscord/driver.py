@@ -129,13 +129,21 @@ class Driver:
         admins: Iterable[User] = (),
         locale: str = "en-US",
         attachment_size_limit: int | None = None,
+        everyone_permissions: int | None = None,
+        bot_permissions: int | None = None,
     ) -> Guild:
-        """A server with @everyone, an Admin role (Manage Server), the bot's managed role, a
-        #general channel, and the given members. Create guilds before the bot connects
-        (or call :meth:`announce_guild`)."""
+        """A server with @everyone, an Admin role (Manage Server), the bot's managed role
+        (by default exactly the invite URL's permissions), a #general channel, and the given
+        members. ``everyone_permissions=EVERYONE_LOCKED`` makes a locked-down server where
+        the bot has only its role. Create guilds before the bot connects (or call
+        :meth:`announce_guild`)."""
         kw: dict[str, Any] = {}
         if attachment_size_limit is not None:
             kw["attachment_size_limit"] = attachment_size_limit
+        if everyone_permissions is not None:
+            kw["everyone_permissions"] = everyone_permissions
+        if bot_permissions is not None:
+            kw["bot_permissions"] = bot_permissions
         g = self.fake.create_guild(name, owner=owner, locale=locale, **kw)
         for u in members:
             self.fake.add_member(g, u)

@@ -77,7 +77,18 @@ EVERYONE_DEFAULT = (
     | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
 )
-BOT_ROLE_DEFAULT = EVERYONE_DEFAULT | MANAGE_THREADS | MANAGE_MESSAGES
+# What bot.py's invite URL asks for (INVITE_PERMISSIONS); nothing more.
+BOT_ROLE_DEFAULT = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
+)
+# A locked-down server: @everyone may read and use commands, nothing else.
+EVERYONE_LOCKED = VIEW_CHANNEL | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS
 
 # Intents
 INTENT_GUILDS = 1 << 0
@@ -710,15 +721,17 @@ class FakeDiscord:
         owner: User | None = None,
         locale: str = "en-US",
         attachment_size_limit: int = DEFAULT_ATTACHMENT_LIMIT,
+        everyone_permissions: int = EVERYONE_DEFAULT,
+        bot_permissions: int = BOT_ROLE_DEFAULT,
     ) -> Guild:
         gid = self.snowflakes.next()
         owner = owner or self.create_user(f"owner_{len(self.guilds) + 1}")
         g = Guild(gid, name, owner.id, preferred_locale=locale)
         g.attachment_size_limit = attachment_size_limit
-        g.roles[gid] = Role(gid, "@everyone", EVERYONE_DEFAULT, 0)
+        g.roles[gid] = Role(gid, "@everyone", everyone_permissions, 0)
         admin = Role(self.snowflakes.next(), "Admin", MANAGE_GUILD | EVERYONE_DEFAULT, 2)
         g.roles[admin.id] = admin
-        bot_role = Role(self.snowflakes.next(), self.bot_user.username, BOT_ROLE_DEFAULT, 1, True)
+        bot_role = Role(self.snowflakes.next(), self.bot_user.username, bot_permissions, 1, True)
         bot_role.bot_id = self.bot_user.id
         g.roles[bot_role.id] = bot_role
         self.bot_role_ids[gid] = bot_role.id

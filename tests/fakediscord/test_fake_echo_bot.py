@@ -11,7 +11,7 @@ import pytest_asyncio
 
 from .driver import ComponentDisabled, Driver, InteractionFailed
 from .fixtures import ECHO_BOT, BotProcess, running_bot
-from .server import Channel, Guild, User
+from .server import EVERYONE_LOCKED, Channel, Guild, User
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -31,7 +31,8 @@ class World:
 async def w() -> AsyncIterator[World]:
     async with Driver() as d:
         alice, bob, carol = d.create_user("alice"), d.create_user("bob"), d.create_user("carol")
-        guild = d.create_guild("Cafe", members=[alice, bob])
+        # a locked-down server: the bot can only do what its invite asked for
+        guild = d.create_guild("Cafe", members=[alice, bob], everyone_permissions=EVERYONE_LOCKED)
         d.create_guild("Elsewhere", members=[carol])
         env = {"DEV_GUILD_ID": str(guild.id)}
         async with running_bot(d, script=ECHO_BOT, env=env, ready_grace=0.3) as bot:
