@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-LANGUAGES: Final = ("en", "tr")
+LANGUAGES: Final = ("en", "tr", "de", "pt", "uk", "sw", "es", "fr")
 PRESETS: Final = ("standard", "classic", "esli", "koz-maca", "kanli")
 PACES: Final = ("live", "async")
 BOT_LEVELS: Final = ("easy", "normal", "hard")

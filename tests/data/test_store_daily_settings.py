@@ -112,7 +112,7 @@ async def test_guild_settings_defaults_and_updates(store: Store) -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        {"language": "de"},
+        {"language": "xx"},
         {"preset": "poker"},
         {"deals": 0},
         {"deals": 21},
