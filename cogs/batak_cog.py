@@ -1030,6 +1030,12 @@ class BatakCog(
         language=[
             app_commands.Choice(name="English", value="en"),
             app_commands.Choice(name="Türkçe", value="tr"),
+            app_commands.Choice(name="Deutsch", value="de"),
+            app_commands.Choice(name="Português (Brasil)", value="pt"),
+            app_commands.Choice(name="Українська", value="uk"),
+            app_commands.Choice(name="Kiswahili", value="sw"),
+            app_commands.Choice(name="Español", value="es"),
+            app_commands.Choice(name="Français", value="fr"),
         ],
         preset=[app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES],
         pace=[
