@@ -1,0 +1,186 @@
+"""Every language of the bot is complete: catalogues, picture labels, settings, pictures."""
+
+from __future__ import annotations
+
+import io
+import json
+import string
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from cogs.batak_cog import BatakCog
+from cogs.i18n import catalogues, language_of, resolve, t
+from data.models import LANGUAGES, InvalidSettingError, validate_setting
+from images.labels import EN, LABELS, text_for, upper
+from images.samples import Sample, all_samples, forced_table, render_sample
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = ROOT / "locales"
+
+# the languages the bot speaks; Swahili has no Discord client locale (server setting only)
+EXPECTED = ("en", "tr", "de", "pt", "uk", "sw", "es", "fr")
+NEW = tuple(lang for lang in EXPECTED if lang not in ("en", "tr"))
+CHOICE_PREFIXES = ("preset.", "pace.", "level.", "by.", "period.")
+
+_FORMATTER = string.Formatter()
+
+
+def fields(text: str) -> set[str]:
+    """The ``{placeholder}`` names of a message (format spec and conversion ignored)."""
+    return {name for _, name, _, _ in _FORMATTER.parse(text) if name is not None}
+
+
+def raw(lang: str) -> dict[str, str]:
+    with (LOCALES / f"{lang}.json").open(encoding="utf-8") as f:
+        data: dict[str, str] = json.load(f)
+    return data
+
+
+ENGLISH = raw("en")
+
+
+def test_every_language_has_a_catalogue_labels_and_a_setting() -> None:
+    assert set(EXPECTED) <= set(catalogues())
+    assert set(catalogues()) <= set(LANGUAGES)
+    assert set(EXPECTED) <= set(LABELS)
+    assert set(LANGUAGES) == set(EXPECTED)
+
+
+@pytest.mark.parametrize("lang", EXPECTED)
+def test_catalogue_has_exactly_the_english_keys(lang: str) -> None:
+    data = raw(lang)
+    keys = {k for k in data if not k.startswith("_")}
+    english = {k for k in ENGLISH if not k.startswith("_")}
+    assert sorted(english - keys) == [], "missing"
+    assert sorted(keys - english) == [], "extra"
+    assert all(isinstance(v, str) and v.strip() for v in data.values())
+
+
+@pytest.mark.parametrize("lang", EXPECTED)
+def test_placeholders_match_english(lang: str) -> None:
+    data = raw(lang)
+    wrong = [k for k, en in ENGLISH.items()
+             if not k.startswith("_") and fields(data[k]) != fields(en)]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", EXPECTED)
+def test_markdown_and_line_breaks_match_english(lang: str) -> None:
+    data = raw(lang)
+    for key, en in ENGLISH.items():
+        if key.startswith("_"):
+            continue
+        text = data[key]
+        assert text.count("\n") == en.count("\n"), key
+        assert text.count("**") == en.count("**"), key
+        for mark in ("⏱", "🏆", "/batak"):
+            assert text.count(mark) == en.count(mark), (key, mark)
+
+
+@pytest.mark.parametrize("lang", EXPECTED)
+def test_discord_limits(lang: str) -> None:
+    data = raw(lang)
+    for key, text in data.items():
+        if key.startswith(("cmd.", "opt.")):
+            assert 1 <= len(text) <= 100, (key, len(text))
+        if key.startswith("button."):
+            assert 1 <= len(text) <= 80, (key, len(text))
+        if key.startswith(CHOICE_PREFIXES):
+            assert 1 <= len(text) <= 100, (key, len(text))
+
+
+@pytest.mark.parametrize("lang", EXPECTED)
+def test_every_message_formats(lang: str) -> None:
+    cat = catalogues()[lang]
+    for key, en in ENGLISH.items():
+        if key.startswith("_"):
+            continue
+        params = {name: f"<{name}>" for name in fields(en)}
+        out = t(key, lang, **params)
+        for name in params:
+            assert f"<{name}>" in out, (key, name)
+        assert out == cat[key] if not params else out
+
+
+def test_game_words_stay() -> None:
+    for lang in EXPECTED:
+        cat = catalogues()[lang]
+        assert "İhaleli Batak" in cat["rules.title"]
+        assert "Batak" in cat["cmd.rules"]
+        for preset, name in (("esli", "Eşli"), ("koz-maca", "Koz Maça"), ("kanli", "Kanlı")):
+            assert cat[f"preset.{preset}"].startswith(name), (lang, preset)
+    words = {"de": "Trumpf", "pt": "trunfo", "es": "triunfo", "fr": "atout", "uk": "козир",
+             "sw": "turufu"}
+    for lang, word in words.items():
+        assert word.lower() in catalogues()[lang]["rules.trump"].lower()
+
+
+def test_locale_resolution_of_discord_locales() -> None:
+    assert language_of("pt-BR") == "pt"
+    assert language_of("es-ES") == "es"
+    assert language_of("es-419") == "es"
+    assert language_of("uk") == "uk"
+    assert language_of("de") == "de"
+    assert language_of("fr") == "fr"
+    assert resolve("ja", "sw") == "sw"  # Swahili comes from the server setting
+    assert resolve("de", "sw") == "de"
+    assert "server" in raw("sw")["_comment"] or "seva" in raw("sw")["_comment"]
+
+
+@pytest.mark.parametrize("lang", EXPECTED)
+def test_store_accepts_the_language(lang: str) -> None:
+    assert validate_setting("language", lang) == lang
+
+
+def test_store_rejects_an_unknown_language() -> None:
+    with pytest.raises(InvalidSettingError):
+        validate_setting("language", "xx")
+
+
+def test_settings_command_offers_every_language() -> None:
+    params = {p.name: p for p in BatakCog.settings.parameters}
+    choices = {c.value: c.name for c in params["language"].choices}
+    assert set(choices) == set(LANGUAGES)
+    assert all(1 <= len(name) <= 100 for name in choices.values())
+    assert len(set(choices.values())) == len(choices)
+
+
+@pytest.mark.parametrize("lang", EXPECTED)
+def test_labels_have_every_english_key(lang: str) -> None:
+    labels = LABELS[lang]
+    assert sorted(set(EN) - set(labels)) == []
+    assert sorted(set(labels) - set(EN)) == []
+    for key, en in EN.items():
+        assert fields(labels[key]) == fields(en), key
+        values = {name: 7 for name in fields(en)}
+        assert text_for(lang, key, **values)
+    assert upper(lang, "i") == ("İ" if lang == "tr" else "I")
+
+
+@cache
+def _kinds() -> tuple[Sample, ...]:
+    """One engine-made sample of each picture kind (table, auction, deal, match, hand)."""
+    picked: dict[str, Sample] = {}
+    for s in all_samples():
+        if s.lang == "tr":
+            picked.setdefault(s.kind, s)
+    picked["forced"] = Sample("forced", "table", forced_table())
+    return tuple(picked.values())
+
+
+def test_the_samples_cover_every_kind() -> None:
+    assert {s.kind for s in _kinds()} >= {"table", "auction", "deal", "match", "hand",
+                                           "leaderboard"}
+
+
+@pytest.mark.parametrize("lang", EXPECTED)
+def test_pictures_render_in_every_language(lang: str) -> None:
+    for sample in _kinds():
+        png = render_sample(replace(sample, lang=lang))
+        im = Image.open(io.BytesIO(png))
+        im.load()
+        assert im.width > 100 and im.height > 100, sample.name
