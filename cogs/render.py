@@ -359,7 +359,7 @@ def table_picture(table: Table, lang: str) -> Drawing | None:
     return _prepare(
         name,
         t("alt.table", lang),
-        lambda: img_build.table_view_from_match(match, names, 0),
+        lambda: img_build.table_view_from_match(match, names, 0, spectator=True),
         partial(render_table, lang=lang),
     )
 

@@ -10,6 +10,7 @@ picture never reveals a hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .views import (
@@ -124,12 +125,17 @@ def table_view_from_observation(
 
 
 def table_view_from_match(
-    match: Match, names: Sequence[str | Player], viewer_seat: int = 0
+    match: Match, names: Sequence[str | Player], viewer_seat: int = 0, *, spectator: bool = False
 ) -> TableView:
-    """The table picture's data for the match now, drawn from ``viewer_seat``."""
-    return table_view_from_observation(
+    """The table picture's data for the match now, drawn from ``viewer_seat``.
+
+    ``spectator=True`` is the public picture: drawn the same way, but nobody is
+    labelled "you". Only public facts are used either way (hands are not drawn).
+    """
+    view = table_view_from_observation(
         match.observation(viewer_seat), names, match.totals, match.deal_number
     )
+    return replace(view, spectator=True) if spectator else view
 
 
 def auction_view_from_match(

@@ -257,7 +257,13 @@ def _deal_box(theme: Theme, deal_number: int, deal_count: int, preset: str,
 
 @lru_cache(maxsize=96)
 def _last_trick_box(theme: Theme, trick: TrickView, viewer: int, winner: Player | None,
-                    four_colour: bool, lang: str) -> Image.Image:
+                    four_colour: bool, lang: str,
+                    names: tuple[str, ...] | None = None) -> Image.Image:
+    """The last trick, cards in seat order from the viewer.
+
+    Under each card: "you / right / across / left" for a player's own view, or
+    the player's name (``names``, by seat) on the public, spectator picture.
+    """
     img, ox, oy = _box(theme, LAST_BOX)
     w = INFO_W
     d = ImageDraw.Draw(img)
@@ -287,8 +293,12 @@ def _last_trick_box(theme: Theme, trick: TrickView, viewer: int, winner: Player 
             img.alpha_composite(ring, (x - 4, y - 4))
         img.alpha_composite(card_shadowed(code, MINI_W, four_colour, 0.0, theme.shadow_alpha),
                             (x - m, y - m))
-        d.text((x + cw / 2, y + ch + 6), text_for(lang, f"pos.{i}"), font=font(13),
-               fill=theme.dim, anchor="mt")
+        if names is None:
+            d.text((x + cw / 2, y + ch + 6), text_for(lang, f"pos.{i}"), font=font(13),
+                   fill=theme.dim, anchor="mt")
+        else:
+            dr.name_text(d, (x + cw / 2, y + ch + 6), names[seat], 13, theme.dim,
+                         cw + gap - 2, seat_fallback(seat, lang), bold=False, anchor="mt")
     return img
 
 
@@ -398,7 +408,8 @@ def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour
     last = view.last_trick
     if last is not None and last.cards:
         winner = view.players[last.winner] if last.winner is not None else None
-        box = _last_trick_box(th, last, viewer, winner, four_colour, lang)
+        names = tuple(p.name for p in view.players) if view.spectator else None
+        box = _last_trick_box(th, last, viewer, winner, four_colour, lang, names)
         dr.paste(im, box, (LAST_BOX[0] - 12, LAST_BOX[1] - 12))
     return im
 

@@ -156,6 +156,8 @@ class TableView:
     trump_broken: bool = False
     hand_sizes: tuple[int, int, int, int] = (13, 13, 13, 13)
     calls: tuple[tuple[int, int | None], ...] = ()
+    spectator: bool = False
+    """The public picture: seat ``viewer_seat`` is drawn at the bottom but nobody is "you"."""
 
     def __post_init__(self) -> None:
         _four(self.players, "players")

@@ -166,3 +166,20 @@ def test_view_validation() -> None:
         TrickView(leader=0, cards=("XX",))
     with pytest.raises(ValueError):
         base_view(phase="bidding")
+
+
+def test_public_picture_names_the_players_under_the_last_trick() -> None:
+    """The channel's picture is a spectator's: no seat is labelled "you"."""
+    from batak import Match, preset
+    from images import render_table
+    from images.build import table_view_from_match
+
+    match = Match(preset("standard"), seed=5)
+    while not match.deal.tricks or match.deal.trick:
+        match.apply(match.legal_actions()[0])
+    names = ["Ayşe", "Mehmet", "Олекса", "Zeynep"]
+    own = table_view_from_match(match, names, 0)
+    public = table_view_from_match(match, names, 0, spectator=True)
+    assert public.spectator and not own.spectator
+    assert public.last_trick == own.last_trick
+    assert render_table(public) != render_table(own)
