@@ -39,5 +39,8 @@ bench: $(VENV)/.installed
 gallery: $(VENV)/.installed
 	$(PY) -m images gallery gallery
 
+e2e-bench: $(VENV)/.installed-test
+	$(PY) -m tests.fakediscord.bench --tables 200
+
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
