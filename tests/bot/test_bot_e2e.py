@@ -305,3 +305,48 @@ async def test_turn_timeouts_hand_the_seat_to_a_computer() -> None:
             assert "Welcome back" in hand.text()
             await d.wait_until(lambda: "computer playing" not in d.message(table.id).text(), 5)
             clean_run(d, bot)
+
+
+async def test_one_person_and_three_computers_play_a_whole_match() -> None:
+    """Lobby → start with computers → a whole 1-deal match → standings, stats, history."""
+    from batak.records import loads
+
+    async with Driver() as d:
+        alice, bob = d.create_user("alice"), d.create_user("bob")
+        guild = d.create_guild("Cafe", members=[alice, bob])
+        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+            table = await open_table_with_bots(d, alice)
+            hand = await open_hand(d, alice, table)
+            assert_no_leak(d, hand, bob)  # before any of her cards is played
+            for _ in range(300):
+                if not any(c.endswith(":ref") for c in ids(d.message(hand.id))):
+                    break  # the match is over: the hand has no buttons left
+                hand = await refresh(d, alice, hand)
+                options = choices(hand)
+                if not options:
+                    await d.wait_until(lambda: True, 0.05)
+                    continue
+                pick = next((c for c in options if c.endswith(":p")), options[0])
+                await d.click(alice, hand, pick, wait="response")
+            result = await d.wait_for_message(lambda m: "Winner" in m.text() and not m.ephemeral_to)
+            assert d.images(result), "the match result is a picture"
+
+            board = await d.slash(bob, "batak leaderboard", wait="response")
+            text = " ".join(m.text() for m in [board.response, *board.followups] if m)
+            assert "Alice" in text
+            stats = await d.slash(bob, "batak stats", {"user": alice}, wait="response")
+            text = " ".join(m.text() for m in [stats.response, *stats.followups] if m)
+            assert "1" in text and "Alice" in text
+            history = await d.slash(alice, "batak history", wait="response")
+            files = [
+                (m, a)
+                for m in [history.response, *history.followups]
+                if m is not None
+                for a in m.attachments
+                if a["filename"].endswith(".jsonl")
+            ]
+            assert files, "history comes with the deal records as JSON Lines"
+            msg, att = files[0]
+            deals = loads(d.attachment_bytes(msg, att).decode("utf-8"))
+            assert len(deals) == 1 and deals[0].is_over  # checked card by card on load
+            clean_run(d, bot)
