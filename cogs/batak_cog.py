@@ -67,6 +67,14 @@ def choice(key: str) -> app_commands.locale_str:
     return ls(t(key, "en"), key)
 
 
+# Choices shared by several commands (names are translated by the tree's translator).
+PRESET_CHOICES = [app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES]
+PACE_CHOICES = [
+    app_commands.Choice(name=ls("live", "pace.live"), value="live"),
+    app_commands.Choice(name=ls("async", "pace.async"), value="async"),
+]
+
+
 class BatakCog(
     commands.GroupCog,
     name="Batak",
@@ -687,13 +695,8 @@ class BatakCog(
         pace=ls("live: short turn timer; async: long timer with pings", "opt.pace"),
     )
     @app_commands.choices(
-        preset=[
-            app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES
-        ],
-        pace=[
-            app_commands.Choice(name=ls("live", "pace.live"), value="live"),
-            app_commands.Choice(name=ls("async", "pace.async"), value="async"),
-        ],
+        preset=PRESET_CHOICES,
+        pace=PACE_CHOICES,
     )
     @app_commands.guild_only()
     async def new(
@@ -1004,7 +1007,7 @@ class BatakCog(
     @app_commands.command(name="rules", description=ls("The rules of Batak", "cmd.rules"))
     @app_commands.describe(preset=ls("Which rule set", "opt.rules_preset"))
     @app_commands.choices(
-        preset=[app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES]
+        preset=PRESET_CHOICES
     )
     async def rules(self, interaction: discord.Interaction[Any], preset: str | None = None) -> None:
         lang = await self.lang(interaction)
@@ -1037,7 +1040,7 @@ class BatakCog(
             app_commands.Choice(name="Español", value="es"),
             app_commands.Choice(name="Français", value="fr"),
         ],
-        preset=[app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES],
+        preset=PRESET_CHOICES,
         pace=[
             app_commands.Choice(name=ls("live", "pace.live"), value="live"),
             app_commands.Choice(name=ls("async", "pace.async"), value="async"),
