@@ -187,7 +187,6 @@ class HardPlayer:
     def __init__(self, seed: int | None = 0, budget: float = 0.25,
                  exact_cards: int = EXACT_CARDS) -> None:
         self._seed = seed
-        self._rng = random.Random(seed)
         self.budget = budget
         self.exact_cards = exact_cards
         self.last_analysis: PlayAnalysis | None = None
@@ -203,6 +202,15 @@ class HardPlayer:
         if obs.phase is Phase.TRUMP:
             return TRUMPS[self.trump(obs)[0]]
         return PLAYS[self.analyse_play(obs).best]
+
+    def _decision_rng(self, obs: Observation) -> random.Random:
+        """A random stream that depends only on the seed and the observation, so a
+        decision is the same whether this player sat down at the start or took the
+        seat over mid-deal (and after the bot restarts)."""
+        calls = ",".join(f"{s}:{b}" for s, b in obs.calls)
+        key = (f"batak-ai/1|{self._seed}|{obs.seat}|{obs.dealer}|{obs.phase.value}|{calls}|"
+               f"{obs.hand}|{obs.played}|{obs.trick}")
+        return random.Random(key)
 
     # --- auction and trump ---------------------------------------------------
 
@@ -227,7 +235,7 @@ class HardPlayer:
         """
         assert obs.hand is not None
         rules = obs.rules
-        rng = random.Random(self._rng.random())
+        rng = self._decision_rng(obs)
         suits = (rules.fixed_trump,) if rules.fixed_trump is not None else SUITS
         know = infer(obs)
         seat = obs.seat
@@ -263,7 +271,7 @@ class HardPlayer:
         """Evaluate the legal cards; ``force`` simulates even when only one card
         differs from the others (hints want the figures)."""
         assert obs.hand is not None and obs.contract is not None
-        rng = random.Random(self._rng.random())
+        rng = self._decision_rng(obs)
         know = infer(obs)
         legal = _legal_cards(obs)
         cands = distinct_cards(legal, know.unseen | obs.hand)

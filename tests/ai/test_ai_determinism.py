@@ -26,3 +26,16 @@ def test_normal_is_deterministic() -> None:
 
 def test_hard_is_deterministic() -> None:
     assert _play("hard", 5, "standard") == _play("hard", 5, "standard")
+
+
+def test_hard_decision_depends_only_on_seed_and_observation() -> None:
+    rules = preset("standard")
+    deal = Deal.from_seed(rules, 5, 2)
+    sitting = [make_player("hard", 9, budget=0.005) for _ in range(4)]
+    while deal.phase is not Phase.DONE:
+        seat = deal.to_act
+        obs = deal.observation(seat)
+        action = sitting[seat].choose(obs)
+        # A player taking the seat over now decides the same.
+        assert make_player("hard", 9, budget=0.005).choose(obs) == action
+        deal.apply(action)
