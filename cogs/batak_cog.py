@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from batak import PRESET_NAMES, Action, Bid, ChooseTrump, Pass, Play, card_code, preset
+from batak.ai.hints import Hint
 from batak.deal import Phase
 from data import (
     InvalidSettingError,
@@ -592,7 +593,7 @@ class BatakCog(
             allowed_mentions=NO_PINGS,
         )
 
-    def _hint_text(self, action: Action, reason: Any, lang: str) -> str:
+    def _hint_text(self, action: Action, reason: Hint, lang: str) -> str:
         return "💡 " + render.hint_text(action, reason, lang)
 
     async def _daily_result_text(self, table: Table, lang: str) -> str:

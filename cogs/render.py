@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from batak import SUITS, Action, Bid, ChooseTrump, Pass, Play, card_label, cards_of
+from batak.ai.hints import Hint
 from batak.cards import SUIT_MASKS, Suit
 from batak.deal import Observation, Phase
 from data import MatchSummary, Seat, Standing
@@ -453,12 +454,9 @@ def _pct(x: float | None, lang: str) -> str:
     return t("hint.percent", lang, n=round(100 * (x or 0.0)))
 
 
-def hint_text(action: Action, reason: Any, lang: str) -> str:
-    """A hint in the reader's language from the AI's structured reason (``Hint``)."""
-    kind = getattr(reason, "kind", None)
-    if kind is None:
-        return t("hint.suggest", lang, action=action_text(action, lang))
-    h = reason
+def hint_text(action: Action, h: Hint, lang: str) -> str:
+    """A hint in the reader's language from the AI's structured reason."""
+    kind = h.kind
     tricks = f"{h.tricks:.1f}" if h.tricks is not None else "?"
     chance = _pct(h.chance, lang)
     trump = suit_text(h.trump, lang) if h.trump is not None else "?"

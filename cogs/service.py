@@ -33,6 +33,7 @@ from batak import (
     preset,
 )
 from batak import players as batak_players
+from batak.ai.hints import Hint, hint
 from data import (
     DailyAlreadyPlayedError,
     Game,
@@ -256,26 +257,12 @@ def make_computer(level: str, seed: int) -> batak_players.Player:
         return batak_players.make_player("easy", seed)
 
 
-def hint_for(observation: Observation, budget: float = 0.25) -> tuple[Action, Any]:
-    """Advice for the seat of ``observation``: the action and the AI's structured reason.
-
-    The reason is a ``batak.ai.hints.Hint`` (formatted per language by the cog), or None
-    when the AI's hints are unavailable and a computer player's choice is used instead.
-    """
-    try:
-        from batak.ai.hints import hint
-
-        h = hint(observation, budget=budget)
-        return h.action, h
-    except Exception:
-        log.exception("hint failed; falling back to a computer player")
-    for level in ("hard", "normal", "easy"):
-        try:
-            player = batak_players.make_player(level, 0)
-        except ValueError:
-            continue
-        return player.choose(observation), None
-    return observation.legal[0], None
+def hint_for(observation: Observation, budget: float = 0.25) -> tuple[Action, Hint]:
+    """Advice for the seat of ``observation``: the hard level's action and its reason
+    (a structured ``Hint``, formatted per language by the cog). Only that seat's
+    information is used."""
+    h = hint(observation, budget=budget)
+    return h.action, h
 
 
 def phase_of(match: Match | None) -> str:
@@ -725,7 +712,7 @@ class TableService:
         table.timeouts[seat] = 0
         events.append(lambda: self.listener.table_changed(table))
 
-    async def hint(self, table_id: int, user_id: int) -> tuple[Action, Any]:
+    async def hint(self, table_id: int, user_id: int) -> tuple[Action, Hint]:
         table = self.get(table_id)
         if not table.playing:
             raise ServiceError("error.not_started")
