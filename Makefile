@@ -23,7 +23,7 @@ lint: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak images data
+	$(PY) -m mypy --strict batak images data cogs bot.py
 
 test: lint types
 	$(PY) -m pytest -q
