@@ -18,6 +18,7 @@ import datetime as dt
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -247,6 +248,11 @@ class NullListener:
 
 
 Event = Callable[[], Awaitable[None]]
+
+
+# Computer players and hints think in ONE worker thread: the search is pure Python under
+# the GIL, so more threads would not think faster, only slow the event loop down.
+_THINKING_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="batak-think")
 
 
 def make_computer(level: str, seed: int) -> batak_players.Player:
@@ -722,7 +728,7 @@ class TableService:
         obs = table.observation(seat)
         if not obs.legal:
             raise ServiceError("error.not_your_turn")
-        return await asyncio.to_thread(hint_for, obs)
+        return await asyncio.get_running_loop().run_in_executor(_THINKING_THREAD, hint_for, obs)
 
     async def _computer_action(self, table: Table, seat: int) -> Action:
         """The computer's choice for ``seat`` (thought out in a worker thread: the hard
@@ -733,7 +739,10 @@ class TableService:
             1 << 62
         )
         player = make_computer(level, seed)
-        return await asyncio.to_thread(player.choose, table.match.observation(seat))
+        observation = table.match.observation(seat)
+        return await asyncio.get_running_loop().run_in_executor(
+            _THINKING_THREAD, player.choose, observation
+        )
 
     async def _commit(
         self, table: Table, seat: int, action: Action, actor: str, events: list[Event]
