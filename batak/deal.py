@@ -142,7 +142,11 @@ class Contract:
 
 
 class Trick(NamedTuple):
-    """A completed trick. ``legal[i]`` is the legal set offered for ``cards[i]``."""
+    """A completed trick. ``legal[i]`` is the legal set offered for ``cards[i]``.
+
+    In an :class:`Observation` only the observing seat's own legal set is kept; the
+    others are 0, since they would reveal cards of hidden hands.
+    """
 
     leader: int
     cards: tuple[Card, ...]
@@ -442,7 +446,7 @@ class Deal:
             trump_broken=self.trump_broken,
             trick_leader=self.trick_leader if self.phase is Phase.PLAY else None,
             trick=tuple(self.trick),
-            tricks=tuple(self.tricks),
+            tricks=tuple(_own_legal_only(t, seat) for t in self.tricks),
             tricks_won=tuple(self.tricks_won),
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             played=self.played,
@@ -652,6 +656,14 @@ class Deal:
         other.tricks_won = list(self.tricks_won)
         other.scores = list(self.scores) if self.scores is not None else None
         return other
+
+
+def _own_legal_only(trick: Trick, seat: int) -> Trick:
+    """The trick as ``seat`` may see it: the legal sets offered to the others are part of
+    their hidden hands, so only ``seat``'s own stays (the others' read 0)."""
+    own = (seat - trick.leader) % 4
+    legal = tuple(m if i == own else 0 for i, m in enumerate(trick.legal))
+    return Trick(trick.leader, trick.cards, trick.winner, legal)
 
 
 def _full_placeholder() -> tuple[CardMask, CardMask, CardMask, CardMask]:

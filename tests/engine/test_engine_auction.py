@@ -144,3 +144,22 @@ def test_observation_shows_only_the_own_hand() -> None:
     assert deal.observation(1).legal == tuple(deal.legal_actions())
     public = {f for f in type(obs).__dataclass_fields__}
     assert "hands" not in public
+
+
+def test_observations_do_not_reveal_the_legal_sets_of_other_seats() -> None:
+    """A legal set is a subset of a hidden hand: only the observer's own is shown."""
+    from batak import Match
+
+    match = Match(preset("standard"), seed=3)
+    while len(match.deal.tricks) < 3:
+        match.apply(match.legal_actions()[0])
+    full = match.deal.tricks
+    for seat in range(4):
+        seen = match.observation(seat).tricks
+        assert [t.cards for t in seen] == [t.cards for t in full]
+        for trick, original in zip(seen, full, strict=True):
+            for i, mask in enumerate(trick.legal):
+                if trick.seat_of(i) == seat:
+                    assert mask == original.legal[i] != 0
+                else:
+                    assert mask == 0
