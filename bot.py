@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from cogs import workers
 from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.service import TableService
@@ -42,6 +43,7 @@ class BatakBot(commands.Bot):
         self.service = TableService(self.store, config=self.config.service_config())
         await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("cogs.batak_cog")
+        workers.start_all()  # spawn the workers now, not on the first card
         restored = await self.service.restore()
         log.info("database %s; %d open table(s) restored", self.config.database_path,
                  len(restored))
@@ -75,6 +77,7 @@ class BatakBot(commands.Bot):
             await super().close()
             if self.store is not None:
                 await self.store.close()
+            workers.close_all()
 
 
 INVITE_PERMISSIONS = discord.Permissions(

@@ -10,10 +10,8 @@ Two kinds of output, kept apart on purpose:
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -31,6 +29,7 @@ from images.results import render_deal_summary, render_match_result
 from images.table import render_table
 from images.views import LeaderboardRow, LeaderboardView, Player
 
+from . import workers
 from .i18n import t
 from .service import Table
 
@@ -322,20 +321,13 @@ class Drawing:
     renderer: Callable[[Any], bytes]
 
 
-# Pictures are drawn in ONE worker thread. Drawing is mostly CPU work under the GIL, so
-# more threads add no throughput; they would only take the GIL from the event loop more
-# often and make every interaction's acknowledgement wait longer.
-_DRAWING_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="batak-draw")
-
-
 async def draw(drawing: Drawing | None) -> Picture | None:
-    """Render in the drawing thread; a failed drawing is logged and the message goes
-    without."""
+    """Render in the drawing worker process (see :mod:`cogs.workers`); a failed drawing
+    is logged and the message goes without."""
     if drawing is None:
         return None
     try:
-        loop = asyncio.get_running_loop()
-        data = await loop.run_in_executor(_DRAWING_THREAD, drawing.renderer, drawing.view)
+        data = await workers.DRAWING.run(drawing.renderer, drawing.view)
     except Exception:
         log.exception("drawing %s failed", drawing.filename)
         return None

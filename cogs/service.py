@@ -18,7 +18,6 @@ import datetime as dt
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -49,6 +48,7 @@ from data import (
     StoreError,
 )
 
+from . import workers
 from .timers import AsyncioTimers, Timers
 
 log = logging.getLogger(__name__)
@@ -250,17 +250,17 @@ class NullListener:
 Event = Callable[[], Awaitable[None]]
 
 
-# Computer players and hints think in ONE worker thread: the search is pure Python under
-# the GIL, so more threads would not think faster, only slow the event loop down.
-_THINKING_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="batak-think")
-
-
 def make_computer(level: str, seed: int) -> batak_players.Player:
     """The computer player of a level; unknown levels fall back to ``easy``."""
     try:
         return batak_players.make_player(level, seed)
     except ValueError:
         return batak_players.make_player("easy", seed)
+
+
+def computer_choice(level: str, seed: int, observation: Observation) -> Action:
+    """What the computer player of ``level`` does (runs in the thinking worker)."""
+    return make_computer(level, seed).choose(observation)
 
 
 def hint_for(observation: Observation, budget: float = 0.25) -> tuple[Action, Hint]:
@@ -728,7 +728,7 @@ class TableService:
         obs = table.observation(seat)
         if not obs.legal:
             raise ServiceError("error.not_your_turn")
-        return await asyncio.get_running_loop().run_in_executor(_THINKING_THREAD, hint_for, obs)
+        return await workers.THINKING.run(hint_for, obs)
 
     async def _computer_action(self, table: Table, seat: int) -> Action:
         """The computer's choice for ``seat`` (thought out in a worker thread: the hard
@@ -738,11 +738,8 @@ class TableService:
         seed = (int(table.settings.get("seed", 0)) * 31 + table.match.move_number * 4 + seat) % (
             1 << 62
         )
-        player = make_computer(level, seed)
         observation = table.match.observation(seat)
-        return await asyncio.get_running_loop().run_in_executor(
-            _THINKING_THREAD, player.choose, observation
-        )
+        return await workers.THINKING.run(computer_choice, level, seed, observation)
 
     async def _commit(
         self, table: Table, seat: int, action: Action, actor: str, events: list[Event]

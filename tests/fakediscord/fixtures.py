@@ -101,7 +101,7 @@ class BotProcess:
         )
 
     def rss_bytes(self) -> int:
-        """Resident memory of the bot process (VmRSS from /proc)."""
+        """Resident memory of the bot process and its workers (VmRSS from /proc)."""
         return read_rss(self.pid)
 
     async def start(self, *, wait: bool = True) -> None:
@@ -198,12 +198,37 @@ class BotProcess:
             self._log_file = None
 
 
-def read_rss(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
+def _own_rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except (FileNotFoundError, ProcessLookupError):
+        pass
     return 0
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            text = (task / "children").read_text()
+            out.extend(int(c) for c in text.split())
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return out
+
+
+def read_rss(pid: int) -> int:
+    """Resident memory of a process and all its descendants (the bot's worker
+    processes count as the bot's memory)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += _own_rss(p)
+        todo.extend(_children(p))
+    return total
 
 
 def bot_env(driver: Driver, workdir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:

@@ -1,0 +1,85 @@
+"""CPU work away from the event loop: one worker process draws pictures, one thinks.
+
+Drawing a table (Pillow) and a computer player's search (pure Python) are CPU work. In
+a thread they would hold the bot process's GIL, and every interaction waiting to be
+acknowledged would wait for them. In a worker process they run on another core while
+the event loop stays free for Discord. The functions sent to a worker and their
+arguments are plain, picklable data: view models, observations, levels and seeds.
+
+A worker that dies (killed, out of memory) is replaced and the call is tried once more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class Worker:
+    """One worker process, started on first use (``spawn``: safe next to threads)."""
+
+    def __init__(self, name: str, initializer: Callable[[], None] | None = None) -> None:
+        self.name = name
+        self._initializer = initializer
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=self._initializer,
+            )
+        return self._pool
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the worker process."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), fn, *args)
+        except BrokenProcessPool:
+            log.warning("%s worker died; starting a new one", self.name)
+            self._pool = None
+            return await loop.run_in_executor(self._executor(), fn, *args)
+
+    def start(self) -> None:
+        """Start the process now (it warms up in the background)."""
+        self._executor().submit(_nothing)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def _nothing() -> None:
+    return None
+
+
+def _warm_up_drawing() -> None:
+    import images
+
+    images.warm_up()
+
+
+DRAWING = Worker("drawing", _warm_up_drawing)
+THINKING = Worker("thinking")
+
+
+def start_all() -> None:
+    DRAWING.start()
+    THINKING.start()
+
+
+def close_all() -> None:
+    DRAWING.close()
+    THINKING.close()
