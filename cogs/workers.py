@@ -7,6 +7,8 @@ the event loop stays free for Discord. The functions sent to a worker and their
 arguments are plain, picklable data: view models, observations, levels and seeds.
 
 A worker that dies (killed, out of memory) is replaced and the call is tried once more.
+A worker whose bot dies (even by SIGKILL, which runs no clean-up) notices within a
+second and exits, so crashes leave no processes behind.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,7 +42,8 @@ class Worker:
             self._pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=self._initializer,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self._initializer),
             )
         return self._pool
 
@@ -59,6 +65,19 @@ class Worker:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _start_worker(parent: int, initializer: Callable[[], None] | None) -> None:
+    """Runs first in each worker: exit when the bot is gone, then warm up."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    if initializer is not None:
+        initializer()
 
 
 def _nothing() -> None:

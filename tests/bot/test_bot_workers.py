@@ -1,0 +1,70 @@
+"""The worker processes (drawing, thinking) run the work and never outlive the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cogs.workers import Worker
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = """
+import asyncio, os, sys
+sys.path.insert(0, {root!r})
+from cogs.workers import Worker
+
+async def main():
+    w = Worker("test")
+    pid = await w.run(os.getpid)
+    print(pid, flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return "\nState:\tZ" not in f.read()
+    except FileNotFoundError:
+        return False
+
+
+async def test_work_runs_in_another_process_and_a_dead_worker_is_replaced() -> None:
+    w = Worker("test")
+    try:
+        first = await w.run(os.getpid)
+        assert first != os.getpid()
+        os.kill(first, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        second = await w.run(os.getpid)  # the broken pool is replaced, the call retried
+        assert second not in (first, os.getpid())
+    finally:
+        w.close()
+
+
+def test_workers_exit_when_the_bot_is_killed() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.format(root=str(ROOT))],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        worker = int(child.stdout.readline())
+        assert _alive(worker)
+        child.kill()  # SIGKILL: no clean-up code runs in the bot
+        child.wait(5)
+        deadline = time.monotonic() + 5
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(worker), "the worker outlived the killed bot"
+    finally:
+        child.kill()
