@@ -2,33 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
-from pathlib import Path
 
 import pytest
 
 from data import DailyAlreadyPlayedError, GuildSettings, InvalidSettingError, Store
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 5, 1, 23, 30, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
+from store_clock import Clock
 
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "daily.sqlite3", clock=clock)
-    yield s
-    await s.close()
+    return Clock(datetime(2026, 5, 1, 23, 30, tzinfo=UTC))
 
 
 async def test_daily_one_result_per_player_per_day(store: Store, clock: Clock) -> None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,25 +13,12 @@ from data import AlreadyRecordedError, GameClosedError, Seat, Store, bot_key, us
 from data.bench import STANDARD_RULES, engine_match, synthetic_record
 from data.store import placements_of, seat_stats
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
+from store_clock import Clock
 
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "standings.sqlite3", clock=clock)
-    yield s
-    await s.close()
+    return Clock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
 
 
 def record(
