@@ -343,28 +343,15 @@ def rollout(
     modified."""
     tmask = table.tmask
     overtake = table.overtake
-    lead_rule = table.lead_rule
     while True:
-        n = len(trick)
-        seat = (leader + n) % 4
+        seat = (leader + len(trick)) % 4
         hand = hands[seat]
         if not hand:
             return won
         legal = legal_mask(hand, trick, tmask, broken, overtake)
         card = policy_card(table, seat, hand, hands, trick, leader, broken, legal,
                            won[seat] > 0)
-        hands[seat] = hand & ~(1 << card)
-        if not broken and tmask >> card & 1 and (
-            lead_rule == LEAD_AFTER_TRUMP or (n and lead_rule == LEAD_AFTER_RUFF
-                                              and not tmask >> trick[0] & 1)
-        ):
-            broken = True
-        trick.append(card)
-        if n == 3:
-            winner = (leader + trick_best(trick, tmask)) % 4
-            won[winner] += 1
-            leader = winner
-            trick.clear()
+        leader, broken = play_one(table, hands, trick, leader, broken, won, card)
 
 
 def play_one(table: Table, hands: list[CardMask], trick: list[int], leader: int, broken: bool,
