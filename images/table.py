@@ -87,20 +87,51 @@ def background(theme: Theme) -> Image.Image:
     return im
 
 
-def _box(theme: Theme, box: tuple[int, int, int, int]) -> tuple[Image.Image, int, int]:
-    """An info box sprite (panel with shadow); returns it and the panel's inner origin."""
-    x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
+@lru_cache(maxsize=16)
+def _box(theme: Theme, size: tuple[int, int]) -> Image.Image:
+    """An info box's panel with its shadow, 12 px larger each way (cached per size)."""
+    w, h = size
     img = Image.new("RGBA", (w + 24, h + 24), (0, 0, 0, 0))
     img.alpha_composite(dr.shadow((w, h), 16, theme.shadow_alpha), (0, 3))
     img.alpha_composite(
         dr.rounded((w, h), 16, dr.rgba(theme.panel), dr.rgba(theme.panel_border), 2), (12, 12)
     )
-    return img, 12 + 18, 12 + 14
+    return img
 
 
-@lru_cache(maxsize=192)
-def plate(
+def _draw_box(im: Image.Image, theme: Theme, box: tuple[int, int, int, int]) -> tuple[int, int]:
+    """Paste an info box's panel at ``box``; returns the origin of its text."""
+    x0, y0, x1, y1 = box
+    dr.paste(im, _box(theme, (x1 - x0, y1 - y0)), (x0 - 12, y0 - 12))
+    return x0 + 18, y0 + 14
+
+
+PLATE_PAD = 16
+
+
+@lru_cache(maxsize=16)
+def _plate_panel(theme: Theme, active: bool, team: int | None) -> Image.Image:
+    """A name plate without its contents: glow or shadow, panel, team stripe (cached)."""
+    pad = PLATE_PAD
+    img = Image.new("RGBA", (PLATE_W + 2 * pad, PLATE_H + 2 * pad), (0, 0, 0, 0))
+    if active:
+        img.alpha_composite(dr.glow((PLATE_W, PLATE_H), 18, theme.accent, pad, 200), (0, 0))
+    else:
+        sh = dr.shadow((PLATE_W, PLATE_H), 18, theme.shadow_alpha, 6)
+        img.alpha_composite(sh, (pad - 12, pad - 12 + 3))
+    outline = theme.accent if active else theme.panel_border
+    body = dr.rounded((PLATE_W, PLATE_H), 18, dr.rgba(theme.panel), dr.rgba(outline),
+                      4 if active else 2)
+    img.alpha_composite(body, (pad, pad))
+    if team is not None:
+        stripe = dr.rounded((8, PLATE_H - 28), 4, dr.rgba(theme.team_colours[team]))
+        img.alpha_composite(stripe, (pad + 6, pad + 14))
+    return img
+
+
+def draw_plate(
+    im: Image.Image,
+    xy: tuple[int, int],
     theme: Theme,
     player: Player,
     seat: int,
@@ -112,45 +143,34 @@ def plate(
     dealer: bool,
     team: int | None,
     lang: str,
-) -> Image.Image:
-    """One seat's name plate (cached: it only changes when the seat's numbers do).
+) -> None:
+    """One seat's name plate with its top-left corner at ``xy``.
 
     Line one is the name; line two ``main`` (bold) and ``rest`` (small) on the
-    left, for tricks or the last call, and the match total on the right.
+    left, for tricks or the last call, and the match total on the right. Only the
+    empty panel is cached: with many tables, pictures of whole plates would fill
+    the memory and rarely be drawn twice.
     """
-    pad = 16
-    img = Image.new("RGBA", (PLATE_W + 2 * pad, PLATE_H + 2 * pad), (0, 0, 0, 0))
-    if active:
-        img.alpha_composite(dr.glow((PLATE_W, PLATE_H), 18, theme.accent, pad, 200), (0, 0))
-    else:
-        sh = dr.shadow((PLATE_W, PLATE_H), 18, theme.shadow_alpha, 6)
-        img.alpha_composite(sh, (pad - 12, pad - 12 + 3))
-    outline = theme.accent if active else theme.panel_border
-    body = dr.rounded((PLATE_W, PLATE_H), 18, dr.rgba(theme.panel), dr.rgba(outline),
-                      4 if active else 2)
-    img.alpha_composite(body, (pad, pad))
-    d = ImageDraw.Draw(img)
-    if team is not None:
-        stripe = dr.rounded((8, PLATE_H - 28), 4, dr.rgba(theme.team_colours[team]))
-        img.alpha_composite(stripe, (pad + 6, pad + 14))
-    ax, ay = pad + 16, pad + (PLATE_H - AVATAR) // 2
-    img.alpha_composite(
-        dr.player_avatar(AVATAR, player.name, player.initials, player.avatar_colour), (ax, ay)
-    )
+    x, y = xy
+    dr.paste(im, _plate_panel(theme, active, team), (x - PLATE_PAD, y - PLATE_PAD))
+    d = ImageDraw.Draw(im)
+    ax, ay = x + 16, y + (PLATE_H - AVATAR) // 2
+    dr.paste(im, dr.player_avatar(AVATAR, player.name, player.initials, player.avatar_colour),
+             (ax, ay))
     if dealer:
         chip = dr.pill(text_for(lang, "dealer_chip"), 15, theme.text, theme.panel, height=24,
                        pad_x=6)
-        img.alpha_composite(chip, (ax + AVATAR - 18, ay + AVATAR - 20))
+        dr.paste(im, chip, (ax + AVATAR - 18, ay + AVATAR - 20))
     if player.is_bot:
         chip = dr.pill(text_for(lang, "bot"), 11, theme.dim, theme.panel, height=18, pad_x=5)
-        img.alpha_composite(chip, (ax + (AVATAR - chip.width) // 2, ay - 9))
+        dr.paste(im, chip, (ax + (AVATAR - chip.width) // 2, ay - 9))
     tx = ax + AVATAR + 12
-    max_w = PLATE_W + pad - tx - 14
-    dr.name_text(d, (tx, pad + 14), player.name, 24, theme.text, max_w,
+    max_w = x + PLATE_W - tx - 14
+    dr.name_text(d, (tx, y + 14), player.name, 24, theme.text, max_w,
                  seat_fallback(seat, lang))
     # second line: tricks (or the last call) on the left, match total on the right
-    y2 = pad + 64
-    right = PLATE_W + pad - 16
+    y2 = y + 64
+    right = x + PLATE_W - 16
     pts = text_for(lang, "pts")
     d.text((right, y2), pts, font=font(15), fill=theme.dim, anchor="rs")
     score = dr.signed(total)
@@ -163,7 +183,6 @@ def plate(
     if rest and mw + 20 < room:
         d.text((tx + mw, y2), fit(rest, 15, False, int(room - mw)), font=font(15), fill=theme.dim,
                anchor="ls")
-    return img
 
 
 def _line2(view: TableView, seat: int, theme: Theme,
@@ -186,22 +205,23 @@ def _line2(view: TableView, seat: int, theme: Theme,
     return f"{won}/{target}", word, colour
 
 
-@lru_cache(maxsize=64)
-def _contract_box(theme: Theme, holder: Player | None, holder_seat: int, bid: int, forced: bool,
-                  trump: str | None, trump_broken: bool, four_colour: bool,
-                  lang: str) -> Image.Image:
-    img, ox, oy = _box(theme, CONTRACT_BOX)
+def _draw_contract(im: Image.Image, theme: Theme, holder: Player | None, holder_seat: int,
+                   bid: int, forced: bool, trump: str | None, trump_broken: bool,
+                   four_colour: bool, lang: str) -> None:
+    ox, oy = _draw_box(im, theme, CONTRACT_BOX)
+    bx, by = CONTRACT_BOX[0] - 12, CONTRACT_BOX[1] - 12  # the box sprite's corner
     w = INFO_W
-    d = ImageDraw.Draw(img)
+    d = ImageDraw.Draw(im)
     label = text_for(lang, "contract")
     d.text((ox, oy + 12), label, font=font(15, True), fill=theme.dim, anchor="ls")
     chip = 60
-    chip_cx = 12 + w - 62
+    chip_cx = bx + 12 + w - 62
+    top = by + 12 + 16
     if trump is not None:
-        img.alpha_composite(dr.suit_chip(trump, chip, four_colour, theme.panel_border),
-                            (chip_cx - chip // 2, 12 + 16))
+        dr.paste(im, dr.suit_chip(trump, chip, four_colour, theme.panel_border),
+                 (chip_cx - chip // 2, top))
         note = text_for(lang, "trump_broken" if trump_broken else "trump")
-        d.text((chip_cx, 12 + 16 + chip + 8), fit(note, 14, False, 120), font=font(14),
+        d.text((chip_cx, top + chip + 8), fit(note, 14, False, 120), font=font(14),
                fill=theme.dim, anchor="mt")
     if holder is None:
         d.text((ox, oy + 30), text_for(lang, "not_yet"), font=font(26, True), fill=theme.text,
@@ -210,7 +230,7 @@ def _contract_box(theme: Theme, holder: Player | None, holder_seat: int, bid: in
                if trump is not None else text_for(lang, "auction_running"))
         d.text((ox, oy + 66), fit(sub, 17, False, chip_cx - chip // 2 - ox - 8), font=font(17),
                fill=theme.dim, anchor="lt")
-        return img
+        return
     d.text((ox, oy + 24), str(bid), font=font(48, True), fill=theme.accent, anchor="lt")
     bw = font(48, True).getlength(str(bid))
     d.text((ox + bw + 8, oy + 64), text_for(lang, "tricks"), font=font(17), fill=theme.dim,
@@ -222,19 +242,19 @@ def _contract_box(theme: Theme, holder: Player | None, holder_seat: int, bid: in
         tag = dr.pill(text_for(lang, "forced"), 13, theme.bad, (255, 255, 255), height=22,
                       pad_x=8)
         lw = font(15, True).getlength(label)
-        img.alpha_composite(tag, (ox + int(lw) + 10, oy - 4))
+        dr.paste(im, tag, (ox + int(lw) + 10, oy - 4))
     if trump is None:
         slot = dr.rounded((chip, chip), 10, (0, 0, 0, 0), dr.rgba(theme.faint), 2, dash=True)
-        img.alpha_composite(slot, (chip_cx - chip // 2, 12 + 16))
-        d.text((chip_cx, 12 + 16 + chip // 2), "?", font=font(30, True), fill=theme.faint,
+        dr.paste(im, slot, (chip_cx - chip // 2, top))
+        d.text((chip_cx, top + chip // 2), "?", font=font(30, True), fill=theme.faint,
                anchor="mm")
-    return img
 
 
 @lru_cache(maxsize=64)
 def _deal_box(theme: Theme, deal_number: int, deal_count: int, preset: str,
               partnership: bool, lang: str) -> Image.Image:
-    img, ox, oy = _box(theme, DEAL_BOX)
+    x0, y0, x1, y1 = DEAL_BOX
+    img, ox, oy = _box(theme, (x1 - x0, y1 - y0)).copy(), 12 + 18, 12 + 14
     w = INFO_W
     d = ImageDraw.Draw(img)
     d.text((ox, oy + 12), text_for(lang, "deal"), font=font(15, True), fill=theme.dim,
@@ -255,18 +275,18 @@ def _deal_box(theme: Theme, deal_number: int, deal_count: int, preset: str,
     return img
 
 
-@lru_cache(maxsize=96)
-def _last_trick_box(theme: Theme, trick: TrickView, viewer: int, winner: Player | None,
-                    four_colour: bool, lang: str,
-                    names: tuple[str, ...] | None = None) -> Image.Image:
+def _draw_last_trick(im: Image.Image, theme: Theme, trick: TrickView, viewer: int,
+                     winner: Player | None, four_colour: bool, lang: str,
+                     names: tuple[str, ...] | None = None) -> None:
     """The last trick, cards in seat order from the viewer.
 
     Under each card: "you / right / across / left" for a player's own view, or
     the player's name (``names``, by seat) on the public, spectator picture.
     """
-    img, ox, oy = _box(theme, LAST_BOX)
+    ox, oy = _draw_box(im, theme, LAST_BOX)
+    bx = LAST_BOX[0] - 12  # the box sprite's left edge
     w = INFO_W
-    d = ImageDraw.Draw(img)
+    d = ImageDraw.Draw(im)
     title = text_for(lang, "last_trick")
     d.text((ox, oy + 12), title, font=font(15, True), fill=theme.dim, anchor="ls")
     if winner is not None and trick.winner is not None:
@@ -281,7 +301,7 @@ def _last_trick_box(theme: Theme, trick: TrickView, viewer: int, winner: Player 
     m = shadow_margin(MINI_W)
     cw, ch = card_size(MINI_W)
     gap = 12
-    sx = 12 + (w - (4 * cw + 3 * gap)) // 2
+    sx = bx + 12 + (w - (4 * cw + 3 * gap)) // 2
     for i in range(4):
         seat = (viewer + i) % 4
         code = by_seat.get(seat)
@@ -290,16 +310,15 @@ def _last_trick_box(theme: Theme, trick: TrickView, viewer: int, winner: Player 
         x, y = sx + i * (cw + gap), oy + 30
         if seat == trick.winner:
             ring = dr.rounded((cw + 8, ch + 8), 9, (0, 0, 0, 0), dr.rgba(theme.accent), 3)
-            img.alpha_composite(ring, (x - 4, y - 4))
-        img.alpha_composite(card_shadowed(code, MINI_W, four_colour, 0.0, theme.shadow_alpha),
-                            (x - m, y - m))
+            dr.paste(im, ring, (x - 4, y - 4))
+        dr.paste(im, card_shadowed(code, MINI_W, four_colour, 0.0, theme.shadow_alpha),
+                 (x - m, y - m))
         if names is None:
             d.text((x + cw / 2, y + ch + 6), text_for(lang, f"pos.{i}"), font=font(13),
                    fill=theme.dim, anchor="mt")
         else:
             dr.name_text(d, (x + cw / 2, y + ch + 6), names[seat], 13, theme.dim,
                          cw + gap - 2, seat_fallback(seat, lang), bold=False, anchor="mt")
-    return img
 
 
 @lru_cache(maxsize=64)
@@ -310,9 +329,8 @@ def _slot(theme: Theme) -> Image.Image:
 
 def _status(im: Image.Image, view: TableView, th: Theme, lang: str) -> None:
     """The bottom-left box: whose turn it is and what they are doing, or the deal's end."""
+    sx, sy = _draw_box(im, th, STATUS_BOX)
     d = ImageDraw.Draw(im)
-    dr.panel(im, STATUS_BOX, th)
-    sx, sy = STATUS_BOX[0] + 18, STATUS_BOX[1] + 14
     seat = view.to_act
     if view.phase == "done" or seat is None:
         d.text((sx, sy + 12), text_for(lang, "status"), font=font(15, True), fill=th.dim,
@@ -378,10 +396,9 @@ def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour
         main, rest, colour = _line2(view, seat, th, lang)
         team = seat % 2 if view.partnership else None
         active = view.to_act == seat and view.phase != "done"
-        sprite = plate(th, view.players[seat], seat, main, rest, colour, view.totals[seat],
-                       active, view.dealer == seat, team, lang)
         x, y = PLATE_XY[pos]
-        dr.paste(im, sprite, (x - 16, y - 16))
+        draw_plate(im, (x, y), th, view.players[seat], seat, main, rest, colour,
+                   view.totals[seat], active, view.dealer == seat, team, lang)
         tags: list[Image.Image] = []
         if c is not None and c.seat == seat:
             tags.append(dr.pill(text_for(lang, "bid_tag", n=c.bid), 14, th.accent,
@@ -399,9 +416,8 @@ def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour
     # corner boxes: contract and trump, deal number, turn, last trick
     trump = view.effective_trump
     holder = view.players[c.seat] if c is not None else None
-    box = _contract_box(th, holder, c.seat if c else 0, c.bid if c else 0,
-                        c.forced if c else False, trump, view.trump_broken, four_colour, lang)
-    dr.paste(im, box, (CONTRACT_BOX[0] - 12, CONTRACT_BOX[1] - 12))
+    _draw_contract(im, th, holder, c.seat if c else 0, c.bid if c else 0,
+                   c.forced if c else False, trump, view.trump_broken, four_colour, lang)
     box = _deal_box(th, view.deal_number, view.deal_count, view.preset, view.partnership, lang)
     dr.paste(im, box, (DEAL_BOX[0] - 12, DEAL_BOX[1] - 12))
     _status(im, view, th, lang)
@@ -409,8 +425,7 @@ def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour
     if last is not None and last.cards:
         winner = view.players[last.winner] if last.winner is not None else None
         names = tuple(p.name for p in view.players) if view.spectator else None
-        box = _last_trick_box(th, last, viewer, winner, four_colour, lang, names)
-        dr.paste(im, box, (LAST_BOX[0] - 12, LAST_BOX[1] - 12))
+        _draw_last_trick(im, th, last, viewer, winner, four_colour, lang, names)
     return im
 
 
