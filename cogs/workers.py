@@ -32,9 +32,12 @@ T = TypeVar("T")
 class Worker:
     """One worker process, started on first use (``spawn``: safe next to threads)."""
 
-    def __init__(self, name: str, initializer: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, name: str, initializer: Callable[[], None] | None = None, niceness: int = 0
+    ) -> None:
         self.name = name
         self._initializer = initializer
+        self._niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -43,7 +46,7 @@ class Worker:
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(os.getpid(), self._initializer),
+                initargs=(os.getpid(), self._initializer, self._niceness),
             )
         return self._pool
 
@@ -67,8 +70,15 @@ class Worker:
             self._pool = None
 
 
-def _start_worker(parent: int, initializer: Callable[[], None] | None) -> None:
-    """Runs first in each worker: exit when the bot is gone, then warm up."""
+def _start_worker(
+    parent: int, initializer: Callable[[], None] | None, niceness: int = 0
+) -> None:
+    """Runs first in each worker: lower its priority, exit when the bot is gone, warm up."""
+    if niceness:
+        try:
+            os.nice(niceness)
+        except OSError:  # pragma: no cover - not allowed here: run at normal priority
+            log.warning("could not lower the priority of a worker process")
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -90,8 +100,11 @@ def _warm_up_drawing() -> None:
     images.warm_up()
 
 
-DRAWING = Worker("drawing", _warm_up_drawing)
-THINKING = Worker("thinking")
+# Below the event loop's priority: when the cores are busy, acknowledging an interaction
+# (Discord allows 3 seconds) comes before finishing a picture or a computer's move.
+BACKGROUND = 10
+DRAWING = Worker("drawing", _warm_up_drawing, BACKGROUND)
+THINKING = Worker("thinking", niceness=BACKGROUND)
 
 
 def start_all() -> None:
