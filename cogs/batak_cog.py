@@ -32,7 +32,7 @@ from data import (
 from images.build import sort_hand
 
 from . import render
-from .components import HAND_RE, TABLE_RE, HandButton, TableButton, view_of
+from .components import HAND_RE, TABLE_RE, HandButton, TableButton, release, view_of
 from .i18n import ls, resolve, t
 from .pacing import EditPacer
 from .service import (
@@ -151,10 +151,13 @@ class BatakCog(
             kwargs["files"] = files
         if view is not None:
             kwargs["view"] = view
-        if interaction.response.is_done():
-            await interaction.followup.send(_clip(content), **kwargs)
-        else:
-            await interaction.response.send_message(_clip(content), **kwargs)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(_clip(content), **kwargs)
+            else:
+                await interaction.response.send_message(_clip(content), **kwargs)
+        finally:
+            release(view)
 
     async def fail(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """Turn any error into a polite ephemeral message (and a log line when unexpected)."""
@@ -509,7 +512,10 @@ class BatakCog(
         kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(payload["content"], files=payload["files"], **kwargs)
+        try:
+            await interaction.followup.send(payload["content"], files=payload["files"], **kwargs)
+        finally:
+            release(view)
 
     async def on_hand_button(
         self,

@@ -139,3 +139,17 @@ def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     for item in items:
         view.add_item(item)
     return view
+
+
+def release(view: discord.ui.View | None) -> None:
+    """Let go of a view once its message is sent.
+
+    Our views hold only dynamic items, which reach the cog through their ``custom_id``
+    whatever happens to the view, so discord.py has nothing to keep. But for an
+    ephemeral message it gives the view a 15-minute timeout (the life of the
+    interaction token) and keeps it, with a sleeping task, until then: with 200 busy
+    tables that was ~3,700 hand views alive and ~300 kB of memory per table.
+    Stopping it is what the timeout would have done, only now.
+    """
+    if view is not None:
+        view.stop()
