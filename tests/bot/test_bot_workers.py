@@ -68,3 +68,13 @@ def test_workers_exit_when_the_bot_is_killed() -> None:
         assert not _alive(worker), "the worker outlived the killed bot"
     finally:
         child.kill()
+
+
+async def test_a_worker_runs_below_the_event_loop_priority() -> None:
+    w = Worker("test", niceness=5)
+    try:
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        pid = await w.run(os.getpid)
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(own + 5, 19)
+    finally:
+        w.close()

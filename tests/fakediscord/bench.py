@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .driver import Driver, InteractionFailed, percentile
-from .fixtures import BOT_SCRIPT, ECHO_BOT, read_rss, running_bot
+from .fixtures import BOT_SCRIPT, ECHO_BOT, read_rss, read_rss_each, running_bot
 from .server import Channel, Guild, InteractionRecord, MessageRecord, User
 
 
@@ -222,6 +222,8 @@ class BenchResult:
     bot_cpu_seconds: float = 0.0
     fake_cpu_seconds: float = 0.0
     fake_rss_bytes: int = 0
+    rss_idle_each: list[int] = field(default_factory=list)
+    rss_peak_each: list[int] = field(default_factory=list)
 
     def report(self) -> str:
         return "\n".join(
@@ -236,6 +238,11 @@ class BenchResult:
                 f"  bot RSS idle {self.rss_idle_bytes / 2**20:.1f} MiB, active "
                 f"{self.rss_active_bytes / 2**20:.1f} MiB, "
                 f"{self.rss_per_table_bytes / 1024:.1f} KiB per active table",
+                "  RSS by process (bot, then its workers), idle -> at the peak: "
+                + ", ".join(
+                    f"{a / 2**20:.0f} -> {b / 2**20:.0f} MiB"
+                    for a, b in zip(self.rss_idle_each, self.rss_peak_each, strict=False)
+                ),
                 f"  429s served {self.served_429}, unhandled routes {self.unhandled_routes}",
                 f"  CPU: bot {self.bot_cpu_seconds:.1f}s, fake Discord + players "
                 f"{self.fake_cpu_seconds:.1f}s (its RSS {self.fake_rss_bytes / 2**20:.0f} MiB)",
@@ -280,7 +287,7 @@ async def run_bench(
         full_env = {"DEV_GUILD_ID": str(guild.id), "LOG_LEVEL": "WARNING", **(env or {})}
         async with running_bot(d, script=bot_script, env=full_env, ready_grace=ready_grace) as bot:
 
-            async def play(t: TableContext, delay: float) -> None:
+            async def play(t: TableContext, delay: float, think: float = think) -> None:
                 try:
                     await asyncio.sleep(delay)
                     await script.setup(d, t)
@@ -297,14 +304,20 @@ async def run_bench(
 
             # Warm-up tables play first, alone and fast, so that one-time costs (imports,
             # fonts, card images, caches) are not charged to the measured tables.
-            await asyncio.wait_for(asyncio.gather(*(play(t, 0) for t in warm)), timeout)
+            # They need no human pace: 0.5 s between moves at most.
+            await asyncio.wait_for(
+                asyncio.gather(*(play(t, 0, min(think, 0.5)) for t in warm)), timeout
+            )
             rss_idle = bot.rss_bytes()
-            peak = rss_idle
+            idle_each = read_rss_each(bot.pid)
+            peak, peak_each = rss_idle, idle_each
 
             async def sample_rss() -> None:
-                nonlocal peak
+                nonlocal peak, peak_each
                 while True:
-                    peak = max(peak, read_rss(bot.pid))
+                    each = read_rss_each(bot.pid)
+                    if sum(each) > peak:
+                        peak, peak_each = sum(each), each
                     if progress:
                         done = sum(c.moves for c in ctxs)
                         print(f"  ... {done} moves, rss {peak / 2**20:.1f} MiB", file=sys.stderr)
@@ -351,6 +364,8 @@ async def run_bench(
             bot_cpu_seconds=bot_cpu,
             fake_cpu_seconds=cpu,
             fake_rss_bytes=fake_rss,
+            rss_idle_each=idle_each,
+            rss_peak_each=peak_each,
         )
 
 
@@ -374,9 +389,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--echo", action="store_true", help="drive the echo bot instead of bot.py")
     ap.add_argument("--bot", type=Path, default=None, help="bot script (default bot.py)")
     ap.add_argument("--timeout", type=float, default=900.0)
-    ap.add_argument("--think", type=float, default=2.0, help="mean seconds between moves")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=5.0,
+        help="mean seconds a person takes per move (2 = a stress pace; 0 = closed loop)",
+    )
     ap.add_argument("--ramp", type=float, default=2.0, help="seconds over which tables start")
-    ap.add_argument("--warmup", type=int, default=1, help="tables played before measuring")
+    ap.add_argument("--warmup", type=int, default=20, help="tables played before measuring")
     ap.add_argument("--rate-limits", action="store_true", help="Discord-like per-channel buckets")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true")

@@ -220,6 +220,16 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def read_rss_each(pid: int) -> list[int]:
+    """Resident memory of a process, then of each of its descendants (the workers)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop(0)
+        out.append(_own_rss(p))
+        todo.extend(_children(p))
+    return out
+
+
 def read_rss(pid: int) -> int:
     """Resident memory of a process and all its descendants (the bot's worker
     processes count as the bot's memory)."""
