@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=1, help="deals per match (batak script)")
     ap.add_argument("--echo", action="store_true", help="drive the echo bot instead of bot.py")
     ap.add_argument("--bot", type=Path, default=None, help="bot script (default bot.py)")
-    ap.add_argument("--timeout", type=float, default=900.0)
+    ap.add_argument("--timeout", type=float, default=3600.0, help="seconds for the tables")
     ap.add_argument(
         "--think",
         type=float,
