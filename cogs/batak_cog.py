@@ -508,14 +508,8 @@ class BatakCog(
         if table.match is None:
             raise ServiceError("error.not_started")
         payload = await self.hand_payload(table, seat, lang, notice)
-        view = payload.pop("view")
-        kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            await interaction.followup.send(payload["content"], files=payload["files"], **kwargs)
-        finally:
-            release(view)
+        await self.send(interaction, payload["content"], files=payload["files"],
+                        view=payload["view"])
 
     async def on_hand_button(
         self,
