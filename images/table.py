@@ -87,6 +87,9 @@ def background(theme: Theme) -> Image.Image:
     return im
 
 
+BOX_TEXT = (18, 14)  # where an info box's text starts, from the panel's corner
+
+
 @lru_cache(maxsize=16)
 def _box(theme: Theme, size: tuple[int, int]) -> Image.Image:
     """An info box's panel with its shadow, 12 px larger each way (cached per size)."""
@@ -103,7 +106,7 @@ def _draw_box(im: Image.Image, theme: Theme, box: tuple[int, int, int, int]) -> 
     """Paste an info box's panel at ``box``; returns the origin of its text."""
     x0, y0, x1, y1 = box
     dr.paste(im, _box(theme, (x1 - x0, y1 - y0)), (x0 - 12, y0 - 12))
-    return x0 + 18, y0 + 14
+    return x0 + BOX_TEXT[0], y0 + BOX_TEXT[1]
 
 
 PLATE_PAD = 16
@@ -254,7 +257,7 @@ def _draw_contract(im: Image.Image, theme: Theme, holder: Player | None, holder_
 def _deal_box(theme: Theme, deal_number: int, deal_count: int, preset: str,
               partnership: bool, lang: str) -> Image.Image:
     x0, y0, x1, y1 = DEAL_BOX
-    img, ox, oy = _box(theme, (x1 - x0, y1 - y0)).copy(), 12 + 18, 12 + 14
+    img, ox, oy = _box(theme, (x1 - x0, y1 - y0)).copy(), 12 + BOX_TEXT[0], 12 + BOX_TEXT[1]
     w = INFO_W
     d = ImageDraw.Draw(img)
     d.text((ox, oy + 12), text_for(lang, "deal"), font=font(15, True), fill=theme.dim,
