@@ -308,8 +308,8 @@ async def run_bench(
             await asyncio.wait_for(
                 asyncio.gather(*(play(t, 0, min(think, 0.5)) for t in warm)), timeout
             )
-            rss_idle = bot.rss_bytes()
             idle_each = read_rss_each(bot.pid)
+            rss_idle = sum(idle_each)
             peak, peak_each = rss_idle, idle_each
 
             async def sample_rss() -> None:

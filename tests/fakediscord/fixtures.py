@@ -233,12 +233,7 @@ def read_rss_each(pid: int) -> list[int]:
 def read_rss(pid: int) -> int:
     """Resident memory of a process and all its descendants (the bot's worker
     processes count as the bot's memory)."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        total += _own_rss(p)
-        todo.extend(_children(p))
-    return total
+    return sum(read_rss_each(pid))
 
 
 def bot_env(driver: Driver, workdir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
