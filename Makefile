@@ -21,6 +21,7 @@ run: $(VENV)/.installed
 
 lint: $(VENV)/.installed-test
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 types: $(VENV)/.installed-test
 	$(PY) -m mypy --strict batak images data cogs bot.py

@@ -51,8 +51,7 @@ class BatakBot(commands.Bot):
         workers.start_all()  # spawn the workers now, not on the first card
         settle_memory()
         restored = await self.service.restore()
-        log.info("database %s; %d open table(s) restored", self.config.database_path,
-                 len(restored))
+        log.info("database %s; %d open table(s) restored", self.config.database_path, len(restored))
         cog: Any = self.get_cog("Batak")
         if cog is not None:
             await cog.refresh_all()
@@ -67,8 +66,9 @@ class BatakBot(commands.Bot):
 
     async def on_ready(self) -> None:
         user = self.user
-        log.info("logged in as %s (%s) in %d server(s)", user, user.id if user else "?",
-                 len(self.guilds))
+        log.info(
+            "logged in as %s (%s) in %d server(s)", user, user.id if user else "?", len(self.guilds)
+        )
         if user is not None:
             log.info("invite URL: %s", invite_url(user.id))
 
@@ -125,14 +125,16 @@ def main() -> int:
         level=config.log_level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(
-        config.log_level)))
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
     bot = BatakBot(config)
     try:
         bot.run(config.token, log_handler=None)
     except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN: reset it on the Bot page of your "
-              "application and put the new one in .env.", file=sys.stderr)
+        print(
+            "Discord refused the token in DISCORD_TOKEN: reset it on the Bot page of your "
+            "application and put the new one in .env.",
+            file=sys.stderr,
+        )
         return 2
     except StoreError as exc:
         print(f"Cannot use the database: {exc}", file=sys.stderr)

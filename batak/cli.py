@@ -52,8 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--deals", type=int, default=10, help="number of deals (default 10)")
     sp.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     sp.add_argument("--preset", choices=PRESET_NAMES, default="standard")
-    sp.add_argument("--players", type=_players_arg, default=["random"] * 4,
-                    help=f"four of: {', '.join(PLAYER_KINDS)} (comma-separated)")
+    sp.add_argument(
+        "--players",
+        type=_players_arg,
+        default=["random"] * 4,
+        help=f"four of: {', '.join(PLAYER_KINDS)} (comma-separated)",
+    )
     sp.add_argument("--out", default="-", help="JSON Lines file to write ('-' = stdout)")
 
     pl = sub.add_parser("play", help="play a match in the terminal against three computers")
@@ -73,11 +77,18 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--deals", type=int, default=100, help="duplicate deals (default 100)")
     ar.add_argument("--preset", choices=PRESET_NAMES, default="standard")
     ar.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
-    ar.add_argument("--budget", type=float, default=None,
-                    help="hard level's budget per decision in seconds (default 0.25)")
+    ar.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help="hard level's budget per decision in seconds (default 0.25)",
+    )
     ar.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    ar.add_argument("--play-only", action="store_true",
-                    help="replay the baseline table's auction and trump at every table")
+    ar.add_argument(
+        "--play-only",
+        action="store_true",
+        help="replay the baseline table's auction and trump at every table",
+    )
     return parser
 
 
@@ -217,14 +228,14 @@ def _show_table(ui: Terminal, match: Match, obs: Observation) -> None:
     if contract is not None:
         trump = contract.trump.symbol if contract.trump else "?"
         forced = " (forced)" if contract.forced else ""
-        head += (f" · contract {_seat_name(contract.seat, partnership)} {contract.bid}{forced}"
-                 f" · trump {trump}")
+        head += (
+            f" · contract {_seat_name(contract.seat, partnership)} {contract.bid}{forced}"
+            f" · trump {trump}"
+        )
         if obs.phase is Phase.PLAY:
             head += " · trump broken" if obs.trump_broken else " · trump not broken"
     ui.say(ui.paint(head, "1;36"))
-    tricks = " ".join(
-        f"{_seat_name(s, partnership)} {obs.tricks_won[s]}" for s in range(4)
-    )
+    tricks = " ".join(f"{_seat_name(s, partnership)} {obs.tricks_won[s]}" for s in range(4))
     totals = " ".join(f"{_seat_name(s, partnership)} {match.totals[s]}" for s in range(4))
     ui.say(f"tricks: {tricks}   totals: {totals}")
     if obs.tricks and not obs.trick:
@@ -341,8 +352,10 @@ def play_terminal(
     bots: list[Player | None] = [None] + [make_player(opponents, seed + s) for s in (1, 2, 3)]
     partnership = rules.partnership
     ui.say(ui.paint(f"İhaleli Batak — {rules.describe()}", "1"))
-    ui.say("Type q to quit. Seats in playing order: You → Right → "
-           f"{'Partner' if partnership else 'Across'} → Left.")
+    ui.say(
+        "Type q to quit. Seats in playing order: You → Right → "
+        f"{'Partner' if partnership else 'Across'} → Left."
+    )
     shown_deal = 0
     while not match.is_over:
         if match.deal_number != shown_deal:
@@ -385,9 +398,13 @@ def play_terminal(
             _deal_summary(ui, match)
     top = match.winners
     names = " and ".join(_seat_name(s, partnership) for s in top)
-    ui.say(ui.paint(f"\nMatch over. Winner: {names}. Totals: "
-                    + ", ".join(f"{_seat_name(s, partnership)} {match.totals[s]}"
-                                for s in range(4)), "1;32"))
+    ui.say(
+        ui.paint(
+            f"\nMatch over. Winner: {names}. Totals: "
+            + ", ".join(f"{_seat_name(s, partnership)} {match.totals[s]}" for s in range(4)),
+            "1;32",
+        )
+    )
     return match
 
 
@@ -401,12 +418,18 @@ def _deal_summary(ui: Terminal, match: Match) -> None:
     )
     made = holder_tricks >= c.bid
     verdict = "made it" if made else "went down (battı)"
-    ui.say(ui.paint(
-        f"Deal over: {_seat_name(c.seat, partnership)} bid {c.bid}, took {holder_tricks} — "
-        f"{verdict}.", "1"))
+    ui.say(
+        ui.paint(
+            f"Deal over: {_seat_name(c.seat, partnership)} bid {c.bid}, took {holder_tricks} — "
+            f"{verdict}.",
+            "1",
+        )
+    )
     for s in range(4):
-        ui.say(f"  {_seat_name(s, partnership):8} tricks {deal.tricks_won[s]:2}  "
-               f"score {deal.scores[s]:+4}  total {match.totals[s]:+5}")
+        ui.say(
+            f"  {_seat_name(s, partnership):8} tricks {deal.tricks_won[s]:2}  "
+            f"score {deal.scores[s]:+4}  total {match.totals[s]:+5}"
+        )
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -441,12 +464,22 @@ def cmd_arena(args: argparse.Namespace) -> int:
         if sys.stderr.isatty() or done % 10 == 0 or done == args.deals:
             print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
 
-    result = run_arena(rules, args.candidate, args.baseline, args.deals, args.seed,
-                       budget=args.budget, play_only=args.play_only, jobs=args.jobs,
-                       progress=progress)
+    result = run_arena(
+        rules,
+        args.candidate,
+        args.baseline,
+        args.deals,
+        args.seed,
+        budget=args.budget,
+        play_only=args.play_only,
+        jobs=args.jobs,
+        progress=progress,
+    )
     print(file=sys.stderr)
     print(format_result(result))
     budget = f", hard budget {args.budget:g} s" if args.budget is not None else ""
-    print(f"(seed {args.seed}, {args.jobs} job(s){budget}, "
-          f"{time.perf_counter() - started:.0f} s wall)")
+    print(
+        f"(seed {args.seed}, {args.jobs} job(s){budget}, "
+        f"{time.perf_counter() - started:.0f} s wall)"
+    )
     return 0

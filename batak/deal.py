@@ -313,8 +313,10 @@ class Deal:
         done = [(leader + i) % 4 for i in range(len(trick))]
         waiting = [(leader + i) % 4 for i in range(len(trick), 4)]
         size = sizes[waiting[0]]
-        if size < 1 or any(sizes[s] != size for s in waiting) or any(
-            sizes[s] != size - 1 for s in done
+        if (
+            size < 1
+            or any(sizes[s] != size for s in waiting)
+            or any(sizes[s] != size - 1 for s in done)
         ):
             raise ValueError("the hand sizes do not fit the trick on the table")
         deal = cls(rules, _full_placeholder(), dealer)
@@ -488,9 +490,7 @@ class Deal:
         trump = self.trump
         assert trump is not None
         if not self.trick:
-            return (
-                f"trump ({trump.symbol}) is not broken yet: lead another suit ({choices})"
-            )
+            return f"trump ({trump.symbol}) is not broken yet: lead another suit ({choices})"
         led = SUITS[self.trick[0] // 13]
         follow = hand & SUIT_MASKS[led]
         if follow:

@@ -110,8 +110,10 @@ class RuleOfThumbPlayer:
         if obs.hand is None:  # blind bidding: nothing to count on but the average
             estimate = 3.25 + self._rng.random() * 2
         else:
-            estimate = best_trump(obs.hand)[1] if obs.rules.fixed_trump is None else (
-                estimate_tricks(obs.hand, obs.rules.fixed_trump)
+            estimate = (
+                best_trump(obs.hand)[1]
+                if obs.rules.fixed_trump is None
+                else (estimate_tricks(obs.hand, obs.rules.fixed_trump))
             )
         if obs.rules.partnership:
             estimate += 2.5  # a partner usually brings two or three tricks

@@ -28,13 +28,29 @@ from batak.rules import Rules, RulesError
 
 FORMAT: Final = "batak-deal/1"
 _TOP_KEYS: Final = {
-    "format", "rules", "seed", "dealer", "hands", "auction",
-    "contract", "tricks", "tricks_won", "score",
+    "format",
+    "rules",
+    "seed",
+    "dealer",
+    "hands",
+    "auction",
+    "contract",
+    "tricks",
+    "tricks_won",
+    "score",
 }
 _REQUIRED: Final = _TOP_KEYS - {"seed"}
 _RULE_KEYS: Final = (
-    "preset", "min_bid", "forced_bid", "all_pass", "scoring", "trump_lead",
-    "overtake_when_trumped", "partnership", "fixed_trump", "blind_bidding",
+    "preset",
+    "min_bid",
+    "forced_bid",
+    "all_pass",
+    "scoring",
+    "trump_lead",
+    "overtake_when_trumped",
+    "partnership",
+    "fixed_trump",
+    "blind_bidding",
 )
 
 

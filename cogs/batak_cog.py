@@ -251,9 +251,7 @@ class BatakCog(
         return {"content": _clip(content), "attachments": _file(pic), "view": view}
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(
-            table.game.where_id, guild_id=table.game.guild_id
-        )
+        return self.bot.get_partial_messageable(table.game.where_id, guild_id=table.game.guild_id)
 
     async def post_table_message(self, table: Table) -> discord.Message:
         """Post the table's public message (again) and remember it."""
@@ -277,8 +275,10 @@ class BatakCog(
             return
         payload = await self._table_payload(table)
         try:
-            await self._channel(table).get_partial_message(mid).edit(
-                allowed_mentions=NO_PINGS, **payload
+            await (
+                self._channel(table)
+                .get_partial_message(mid)
+                .edit(allowed_mentions=NO_PINGS, **payload)
             )
         except discord.NotFound:
             # Deleted by someone: post it again (unless /batak table just replaced it).
@@ -381,7 +381,9 @@ class BatakCog(
                 content,
                 view=view,
                 allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, replied_user=False,
+                    everyone=False,
+                    roles=False,
+                    replied_user=False,
                     users=[discord.Object(user_id)],
                 ),
             )
@@ -431,14 +433,24 @@ class BatakCog(
             for i, bid in enumerate(a for a in obs.legal if isinstance(a, Bid)):
                 items.append(
                     HandButton(
-                        tid, seat, move, f"b{bid.tricks}",
-                        label=str(bid.tricks), style=Style.primary, row=i // 5,
+                        tid,
+                        seat,
+                        move,
+                        f"b{bid.tricks}",
+                        label=str(bid.tricks),
+                        style=Style.primary,
+                        row=i // 5,
                     )
                 )
             if any(isinstance(a, Pass) for a in obs.legal):
                 items.append(
                     HandButton(
-                        tid, seat, move, "p", label=t("button.pass", lang), style=Style.danger,
+                        tid,
+                        seat,
+                        move,
+                        "p",
+                        label=t("button.pass", lang),
+                        style=Style.danger,
                         row=3,
                     )
                 )
@@ -447,9 +459,13 @@ class BatakCog(
                 if isinstance(choice, ChooseTrump):
                     items.append(
                         HandButton(
-                            tid, seat, move, f"t{choice.suit.letter}",
+                            tid,
+                            seat,
+                            move,
+                            f"t{choice.suit.letter}",
                             label=render.suit_text(choice.suit, lang),
-                            style=Style.primary, row=0,
+                            style=Style.primary,
+                            row=0,
                         )
                     )
         elif obs.phase is Phase.PLAY and obs.hand is not None:
@@ -462,10 +478,14 @@ class BatakCog(
                 ok = card in legal
                 items.append(
                     HandButton(
-                        tid, seat, move, f"c{code}",
+                        tid,
+                        seat,
+                        move,
+                        f"c{code}",
                         label=render.action_text(Play(card), lang),
                         style=Style.primary if ok else Style.secondary,
-                        disabled=not ok, row=i // 5,
+                        disabled=not ok,
+                        row=i // 5,
                     )
                 )
         items.append(
@@ -477,7 +497,11 @@ class BatakCog(
         return view_of(items)
 
     async def hand_payload(
-        self, table: Table, seat: int, lang: str, notice: str | None = None,
+        self,
+        table: Table,
+        seat: int,
+        lang: str,
+        notice: str | None = None,
         extra: list[render.Picture | None] | None = None,
     ) -> dict[str, Any]:
         # One consistent state: text, buttons and view models before any await.
@@ -508,8 +532,9 @@ class BatakCog(
         if table.match is None:
             raise ServiceError("error.not_started")
         payload = await self.hand_payload(table, seat, lang, notice)
-        await self.send(interaction, payload["content"], files=payload["files"],
-                        view=payload["view"])
+        await self.send(
+            interaction, payload["content"], files=payload["files"], view=payload["view"]
+        )
 
     async def on_hand_button(
         self,
@@ -573,15 +598,11 @@ class BatakCog(
                 else:
                     if table.is_daily and table.match is not None:
                         for index in range(deals_before, len(table.match.finished)):
-                            extra.append(
-                                await render.draw(render.deal_picture(table, index, lang))
-                            )
+                            extra.append(await render.draw(render.deal_picture(table, index, lang)))
                             notice = render.deal_summary_text(table, index, lang)
                         if table.match.is_over:
                             notice = await self._daily_result_text(table, lang)
-                            extra.append(
-                                await render.draw(render.result_picture(table, lang))
-                            )
+                            extra.append(await render.draw(render.result_picture(table, lang)))
         if alert is not None:
             notice = "⚠️ " + alert
             await interaction.followup.send(alert, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -854,8 +875,13 @@ class BatakCog(
             lines = [t("leaderboard.daily_title", lang)]
             for r in daily:
                 lines.append(
-                    t("leaderboard.daily_line", lang, rank=r.rank, name=names[r.user_id],
-                      score=r.score)
+                    t(
+                        "leaderboard.daily_line",
+                        lang,
+                        rank=r.rank,
+                        name=names[r.user_id],
+                        score=r.score,
+                    )
                 )
             await self.send(interaction, "\n".join(lines), ephemeral=False)
             return
@@ -863,24 +889,27 @@ class BatakCog(
         if not rows:
             await self.send(interaction, t("leaderboard.empty", lang), ephemeral=False)
             return
-        names = await self._names(
-            interaction, [s.user_id for s in rows if s.user_id is not None]
-        )
+        names = await self._names(interaction, [s.user_id for s in rows if s.user_id is not None])
         named: list[tuple[Standing, str]] = []
         for s in rows:
             if s.user_id is not None:
                 named.append((s, names[s.user_id]))
             else:
-                named.append(
-                    (s, t("seat.bot_level", lang, level=t(f"level.{s.bot_level}", lang)))
-                )
+                named.append((s, t("seat.bot_level", lang, level=t(f"level.{s.bot_level}", lang))))
         title = t(f"leaderboard.title_{by}", lang)
         subtitle = t(f"period.{period}", lang)
         lines = [f"{title} · {subtitle}"]
         for s, name in named:
             lines.append(
-                t("leaderboard.line", lang, rank=s.rank, name=name, rating=f"{s.rating:.1f}",
-                  wins=s.wins, matches=s.matches)
+                t(
+                    "leaderboard.line",
+                    lang,
+                    rank=s.rank,
+                    name=name,
+                    rating=f"{s.rating:.1f}",
+                    wins=s.wins,
+                    matches=s.matches,
+                )
             )
         pic = await render.draw(render.leaderboard_picture(named, title, subtitle, lang))
         await self.send(interaction, "\n".join(lines), ephemeral=False, files=_file(pic))
@@ -1007,9 +1036,7 @@ class BatakCog(
 
     @app_commands.command(name="rules", description=ls("The rules of Batak", "cmd.rules"))
     @app_commands.describe(preset=ls("Which rule set", "opt.rules_preset"))
-    @app_commands.choices(
-        preset=PRESET_CHOICES
-    )
+    @app_commands.choices(preset=PRESET_CHOICES)
     async def rules(self, interaction: discord.Interaction[Any], preset: str | None = None) -> None:
         lang = await self.lang(interaction)
         name = preset or "standard"

@@ -265,9 +265,7 @@ def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> 
         if obs.contract is not None:
             c = obs.contract
             trump = (
-                suit_text(c.trump, lang)
-                if c.trump is not None
-                else t("summary.no_trump_yet", lang)
+                suit_text(c.trump, lang) if c.trump is not None else t("summary.no_trump_yet", lang)
             )
             lines.append(t("summary.contract", lang, name=names[c.seat], bid=c.bid, trump=trump))
         if obs.phase is Phase.PLAY and obs.trick:

@@ -908,4 +908,3 @@ class TableService:
                     lambda: self._timer_fired(table_id, move, timed_out),
                 )
         await self._emit(events)
-

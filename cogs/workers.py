@@ -70,9 +70,7 @@ class Worker:
             self._pool = None
 
 
-def _start_worker(
-    parent: int, initializer: Callable[[], None] | None, niceness: int = 0
-) -> None:
+def _start_worker(parent: int, initializer: Callable[[], None] | None, niceness: int = 0) -> None:
     """Runs first in each worker: lower its priority, exit when the bot is gone, warm up."""
     if niceness:
         try:

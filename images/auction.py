@@ -38,8 +38,9 @@ def _rows(view: AuctionView) -> list[dict[int, int | None]]:
     return rows
 
 
-def render_auction_image(view: AuctionView, theme: str | Theme = "dark",
-                         lang: str = "en") -> Image.Image:
+def render_auction_image(
+    view: AuctionView, theme: str | Theme = "dark", lang: str = "en"
+) -> Image.Image:
     th = get_theme(theme)
     rows = _rows(view)
     next_row = None
@@ -61,19 +62,39 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark",
     dr.panel(im, box, th)
     dr.label(d, (box[0] + 18, box[1] + 14), text_for(lang, "high_bid"), th)
     if high is None:
-        d.text((box[0] + 18, box[1] + 40), text_for(lang, "none_yet"), font=font(30, True),
-               fill=th.faint,
-               anchor="lt")
+        d.text(
+            (box[0] + 18, box[1] + 40),
+            text_for(lang, "none_yet"),
+            font=font(30, True),
+            fill=th.faint,
+            anchor="lt",
+        )
     else:
         seat, bid = high
-        d.text((box[0] + 18, box[1] + 34), str(bid), font=font(50, True), fill=th.accent,
-               anchor="lt")
+        d.text(
+            (box[0] + 18, box[1] + 34), str(bid), font=font(50, True), fill=th.accent, anchor="lt"
+        )
         bw = font(50, True).getlength(str(bid))
-        dr.paste(im, dr.player_avatar(34, view.players[seat].name, view.players[seat].initials,
-                                      view.players[seat].avatar_colour), (box[0] + 34 + bw,
-                                                                          box[1] + 44))
-        dr.name_text(d, (box[0] + 78 + bw, box[1] + 61), view.players[seat].name, 22, th.text,
-                     int(box[2] - box[0] - 96 - bw), seat_fallback(seat, lang), anchor="lm")
+        dr.paste(
+            im,
+            dr.player_avatar(
+                34,
+                view.players[seat].name,
+                view.players[seat].initials,
+                view.players[seat].avatar_colour,
+            ),
+            (box[0] + 34 + bw, box[1] + 44),
+        )
+        dr.name_text(
+            d,
+            (box[0] + 78 + bw, box[1] + 61),
+            view.players[seat].name,
+            22,
+            th.text,
+            int(box[2] - box[0] - 96 - bw),
+            seat_fallback(seat, lang),
+            anchor="lm",
+        )
 
     # column heads, in calling order
     order = auction_order(view.dealer)
@@ -84,11 +105,17 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark",
         active = seat == view.to_act
         p = view.players[seat]
         if active:
-            dr.paste(im, dr.glow((x1 - x0, COL_HEAD_H - 12), 16, th.accent, 12, 170),
-                     (x0 - 12, top - 12))
-        dr.panel(im, (x0, top, x1, top + COL_HEAD_H - 12), th,
-                 outline=th.accent if active else None, width=3 if active else 2,
-                 with_shadow=not active)
+            dr.paste(
+                im, dr.glow((x1 - x0, COL_HEAD_H - 12), 16, th.accent, 12, 170), (x0 - 12, top - 12)
+            )
+        dr.panel(
+            im,
+            (x0, top, x1, top + COL_HEAD_H - 12),
+            th,
+            outline=th.accent if active else None,
+            width=3 if active else 2,
+            with_shadow=not active,
+        )
         mid = (x0 + x1) // 2
         avatar = dr.player_avatar(40, p.name, p.initials, p.avatar_colour)
         dr.paste(im, avatar, (mid - 20, top + 12))
@@ -99,8 +126,16 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark",
             tags.append(text_for(lang, "team", t="AB"[seat % 2]))
         if seat == view.viewer_seat:
             tags.append(text_for(lang, "pos.0"))
-        dr.name_text(d, (mid, top + 70), p.name, 20, th.text, x1 - x0 - 20,
-                     seat_fallback(seat, lang), anchor="mm")
+        dr.name_text(
+            d,
+            (mid, top + 70),
+            p.name,
+            20,
+            th.text,
+            x1 - x0 - 20,
+            seat_fallback(seat, lang),
+            anchor="mm",
+        )
         if tags:
             d.text((mid, top + 94), " · ".join(tags), font=font(15), fill=th.dim, anchor="mm")
         if view.partnership:
@@ -119,9 +154,15 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark",
             if r < len(rows) and seat in rows[r]:
                 call = rows[r][seat]
                 if call is None:
-                    sprite = dr.pill(text_for(lang, "pass"), 18, th.panel_border, th.dim,
-                                     bold=False,
-                                     height=CELL_H, pad_x=26)
+                    sprite = dr.pill(
+                        text_for(lang, "pass"),
+                        18,
+                        th.panel_border,
+                        th.dim,
+                        bold=False,
+                        height=CELL_H,
+                        pad_x=26,
+                    )
                 else:
                     is_high = high is not None and high == (seat, call)
                     fill = th.accent if is_high else th.panel
@@ -129,8 +170,14 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark",
                     sprite = dr.pill(str(call), 22, fill, ink, height=CELL_H, pad_x=30)
                 dr.paste(im, sprite, (cx - sprite.width // 2, cy - sprite.height // 2))
             elif next_row == r and seat == view.to_act:
-                slot = dr.rounded((96, CELL_H), CELL_H // 2, dr.rgba(th.accent, 40),
-                                  dr.rgba(th.accent), 2, dash=True)
+                slot = dr.rounded(
+                    (96, CELL_H),
+                    CELL_H // 2,
+                    dr.rgba(th.accent, 40),
+                    dr.rgba(th.accent),
+                    2,
+                    dash=True,
+                )
                 dr.paste(im, slot, (cx - 48, cy - CELL_H // 2))
                 d.text((cx, cy), "?", font=font(22, True), fill=th.accent, anchor="mm")
 
@@ -146,19 +193,31 @@ def render_auction_image(view: AuctionView, theme: str | Theme = "dark",
     if view.blind:
         bits.append(text_for(lang, "blind"))
     room = W - 2 * GRID_X - 16 - (330 if view.to_act is not None or view.contract else 0)
-    d.text((GRID_X + 8, fy + 12), fit(" · ".join(bits), 17, False, room), font=font(17),
-           fill=th.dim, anchor="lm")
+    d.text(
+        (GRID_X + 8, fy + 12),
+        fit(" · ".join(bits), 17, False, room),
+        font=font(17),
+        fill=th.dim,
+        anchor="lm",
+    )
     if view.to_act is None and view.contract is not None:
         c = view.contract
         who = display_name(view.players[c.seat].name, 17, True, 180, seat_fallback(c.seat, lang))
-        t = dr.pill(text_for(lang, "holds", name=who, n=c.bid), 17, th.accent, th.accent_text,
-                    height=34, pad_x=16)
+        t = dr.pill(
+            text_for(lang, "holds", name=who, n=c.bid),
+            17,
+            th.accent,
+            th.accent_text,
+            height=34,
+            pad_x=16,
+        )
         dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
     if view.to_act is not None:
         p = view.players[view.to_act]
         msg = display_name(p.name, 17, True, 220, seat_fallback(view.to_act, lang))
-        t = dr.pill(text_for(lang, "to_call", name=msg), 17, th.accent, th.accent_text,
-                    height=34, pad_x=16)
+        t = dr.pill(
+            text_for(lang, "to_call", name=msg), 17, th.accent, th.accent_text, height=34, pad_x=16
+        )
         dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
     return im
 

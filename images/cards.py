@@ -107,8 +107,9 @@ def card_face(code: str, width: int, four_colour: bool = False) -> Image.Image:
             (x0, y0, x1, y1), radius=round(bw * 0.05), fill=tint, outline=ink, width=SS * 2
         )
         mid = (x0 + x1) // 2
-        d.text((mid, round(bh * 0.47)), rank, font=font(round(bw * 0.36), True), fill=ink,
-               anchor="mm")
+        d.text(
+            (mid, round(bh * 0.47)), rank, font=font(round(bw * 0.36), True), fill=ink, anchor="mm"
+        )
         d.text((mid, round(bh * 0.73)), sym, font=font(round(bw * 0.26)), fill=ink, anchor="mm")
     elif rank == "A":
         d.text((cx, cy), sym, font=font(round(bw * 0.66)), fill=ink, anchor="mm")
@@ -136,7 +137,8 @@ def card_back(width: int) -> Image.Image:
     mask = Image.new("L", (bw, bh), 0)
     ImageDraw.Draw(mask).rounded_rectangle(
         (m + lw * 3, m + lw * 3, bw - 1 - m - lw * 3, bh - 1 - m - lw * 3),
-        radius=round(_radius(w) * SS * 0.4), fill=255,
+        radius=round(_radius(w) * SS * 0.4),
+        fill=255,
     )
     big.paste(pattern, (0, 0), ImageChops.multiply(pattern.getchannel("A"), mask))
     r = round(bw * 0.16)
@@ -147,9 +149,14 @@ def card_back(width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=640)
-def card_shadowed(code: str | None, width: int, four_colour: bool, dim: float = 0.0,
-                  shadow_alpha: int = 110,
-                  dim_colour: tuple[int, int, int] = (120, 124, 132)) -> Image.Image:
+def card_shadowed(
+    code: str | None,
+    width: int,
+    four_colour: bool,
+    dim: float = 0.0,
+    shadow_alpha: int = 110,
+    dim_colour: tuple[int, int, int] = (120, 124, 132),
+) -> Image.Image:
     """A card sprite with a soft drop shadow baked in (``None`` draws the back).
 
     The sprite is larger than the card by a margin of ``shadow_margin(width)`` on

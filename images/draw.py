@@ -118,8 +118,12 @@ def _rounded(
         step = 14 * SS
         for x in range(-h * SS, w * SS + h * SS, step):
             md.polygon(
-                [(x, 0), (x + step // 2, 0), (x + step // 2 + h * SS, h * SS),
-                 (x + h * SS, h * SS)],
+                [
+                    (x, 0),
+                    (x + step // 2, 0),
+                    (x + step // 2 + h * SS, h * SS),
+                    (x + h * SS, h * SS),
+                ],
                 fill=255,
             )
         big.paste(ring, (0, 0), Image.composite(ring.getchannel("A"), mask, mask))
@@ -129,8 +133,9 @@ def _rounded(
 _rounded_cached = lru_cache(maxsize=512)(_rounded)
 
 
-def glow(size: tuple[int, int], radius: int, colour: Colour, spread: int,
-         alpha: int) -> Image.Image:
+def glow(
+    size: tuple[int, int], radius: int, colour: Colour, spread: int, alpha: int
+) -> Image.Image:
     """A soft halo ``spread`` pixels wide around a rounded rectangle of ``size``."""
     if size[0] * size[1] > CACHE_MAX_PIXELS:
         inner = 2 * (radius + 2 * spread) + 1
@@ -142,8 +147,9 @@ def glow(size: tuple[int, int], radius: int, colour: Colour, spread: int,
     return _glow_cached(size, radius, colour, spread, alpha)
 
 
-def _glow(size: tuple[int, int], radius: int, colour: Colour, spread: int,
-          alpha: int) -> Image.Image:
+def _glow(
+    size: tuple[int, int], radius: int, colour: Colour, spread: int, alpha: int
+) -> Image.Image:
     w, h = size
     out = Image.new("RGBA", (w + 2 * spread, h + 2 * spread), rgba(colour, 0))
     shape = Image.new("L", out.size, 0)
@@ -167,17 +173,25 @@ def paste(base: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> No
     base.paste(sprite, (round(xy[0]), round(xy[1])), sprite)
 
 
-def panel(base: Image.Image, box: Box, theme: Theme, radius: int = 16,
-          fill: Colour | None = None, outline: Colour | None = None, width: int = 2,
-          with_shadow: bool = True) -> None:
+def panel(
+    base: Image.Image,
+    box: Box,
+    theme: Theme,
+    radius: int = 16,
+    fill: Colour | None = None,
+    outline: Colour | None = None,
+    width: int = 2,
+    with_shadow: bool = True,
+) -> None:
     x0, y0, x1, y1 = box
     size = (x1 - x0, y1 - y0)
     if with_shadow:
         paste(base, shadow(size, radius, theme.shadow_alpha), (x0 - 12, y0 - 12 + 3))
     paste(
         base,
-        rounded(size, radius, rgba(fill or theme.panel), rgba(outline or theme.panel_border),
-                width),
+        rounded(
+            size, radius, rgba(fill or theme.panel), rgba(outline or theme.panel_border), width
+        ),
         (x0, y0),
     )
 
@@ -199,15 +213,23 @@ def avatar(diameter: int, colour: Colour, letters: str, ring: Colour | None = No
     return big.resize((diameter, diameter), Image.Resampling.LANCZOS)
 
 
-def player_avatar(diameter: int, name: str, given_initials: str, colour: Colour,
-                  ring: Colour | None = None) -> Image.Image:
+def player_avatar(
+    diameter: int, name: str, given_initials: str, colour: Colour, ring: Colour | None = None
+) -> Image.Image:
     letters = clean(given_initials)[:2].upper() if given_initials else initials(name)
     return avatar(diameter, colour, letters or "?", ring)
 
 
 @lru_cache(maxsize=256)
-def pill(text: str, size: int, fill: Colour, ink: Colour, bold: bool = True,
-         pad_x: int = 10, height: int | None = None) -> Image.Image:
+def pill(
+    text: str,
+    size: int,
+    fill: Colour,
+    ink: Colour,
+    bold: bool = True,
+    pad_x: int = 10,
+    height: int | None = None,
+) -> Image.Image:
     """A rounded label ("lozenge") with centred text, cached."""
     f = font(size, bold)
     tw = round(f.getlength(text))
@@ -226,13 +248,26 @@ def suit_chip(suit: str, size: int, four_colour: bool, edge: Colour) -> Image.Im
 
     img = rounded((size, size), max(4, size // 6), (253, 253, 250, 255), rgba(edge), 1).copy()
     d = ImageDraw.Draw(img)
-    d.text((size / 2, size / 2 + size * 0.03), SUIT_SYMBOLS[suit],
-           font=font(round(size * 0.72)), fill=suit_colour(suit, four_colour), anchor="mm")
+    d.text(
+        (size / 2, size / 2 + size * 0.03),
+        SUIT_SYMBOLS[suit],
+        font=font(round(size * 0.72)),
+        fill=suit_colour(suit, four_colour),
+        anchor="mm",
+    )
     return img
 
 
-def text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: Colour,
-         bold: bool = False, anchor: str = "la", max_width: int | None = None) -> float:
+def text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int,
+    fill: Colour,
+    bold: bool = False,
+    anchor: str = "la",
+    max_width: int | None = None,
+) -> float:
     """Draw ``s`` (already clean) and return its width; shortened to ``max_width``."""
     if max_width is not None:
         s = fit(s, size, bold, max_width)
@@ -241,9 +276,17 @@ def text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fil
     return float(f.getlength(s))
 
 
-def name_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], name: str, size: int,
-              fill: Colour, max_width: int, fallback: str, bold: bool = True,
-              anchor: str = "la") -> None:
+def name_text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    name: str,
+    size: int,
+    fill: Colour,
+    max_width: int,
+    fallback: str,
+    bold: bool = True,
+    anchor: str = "la",
+) -> None:
     """Draw an untrusted player name: cleaned, never empty, ellipsised to fit."""
     s = display_name(name, size, bold, max_width, fallback)
     d.text(xy, s, font=font(size, bold), fill=fill, anchor=anchor)
@@ -280,15 +323,27 @@ def canvas(size: tuple[int, int], theme: Theme) -> tuple[Image.Image, ImageDraw.
     return im, ImageDraw.Draw(im)
 
 
-def heading(d: ImageDraw.ImageDraw, xy: tuple[int, int], title: str, subtitle: str,
-            theme: Theme, max_width: int) -> None:
+def heading(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    title: str,
+    subtitle: str,
+    theme: Theme,
+    max_width: int,
+) -> None:
     """A title in bold with a dim subtitle under it (both already clean)."""
     x, y = xy
-    d.text((x, y), fit(title, 30, True, max_width), font=font(30, True), fill=theme.text,
-           anchor="lt")
+    d.text(
+        (x, y), fit(title, 30, True, max_width), font=font(30, True), fill=theme.text, anchor="lt"
+    )
     if subtitle:
-        d.text((x, y + 42), fit(subtitle, 18, False, max_width), font=font(18), fill=theme.dim,
-               anchor="lt")
+        d.text(
+            (x, y + 42),
+            fit(subtitle, 18, False, max_width),
+            font=font(18),
+            fill=theme.dim,
+            anchor="lt",
+        )
 
 
 def label(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, theme: Theme) -> None:

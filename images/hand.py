@@ -24,8 +24,9 @@ def hand_width(n: int) -> int:
     return max(MIN_W, 2 * PAD + (n - 1) * STEP + cw if n else MIN_W)
 
 
-def render_hand_image(view: HandView, theme: str | Theme = "dark",
-                      four_colour: bool = False, lang: str = "en") -> Image.Image:
+def render_hand_image(
+    view: HandView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
+) -> Image.Image:
     th = get_theme(theme)
     cw, ch = card_size(CARD_W)
     n = len(view.cards)
@@ -41,15 +42,23 @@ def render_hand_image(view: HandView, theme: str | Theme = "dark",
     else:
         sub = text_for(lang, "n_cards", n=n) if n else ""
     tw = font(24, True).getlength(title)
-    d.text((PAD + tw + 14, 23), fit(clean(sub), 17, False, int(width - 2 * PAD - tw -
-                                                                       190)),
-           font=font(17), fill=th.dim, anchor="lm")
+    d.text(
+        (PAD + tw + 14, 23),
+        fit(clean(sub), 17, False, int(width - 2 * PAD - tw - 190)),
+        font=font(17),
+        fill=th.dim,
+        anchor="lm",
+    )
     if view.trump is not None:
         chip = dr.suit_chip(view.trump, 34, four_colour, th.panel_border)
         dr.paste(im, chip, (width - PAD - chip.width, 6))
-        d.text((width - PAD - chip.width - 10, 23),
-               text_for(lang, "suit_trump", suit=suit_name(lang, view.trump)),
-               font=font(17), fill=th.dim, anchor="rm")
+        d.text(
+            (width - PAD - chip.width - 10, 23),
+            text_for(lang, "suit_trump", suit=suit_name(lang, view.trump)),
+            font=font(17),
+            fill=th.dim,
+            anchor="rm",
+        )
     m = shadow_margin(CARD_W)
     x0 = (width - ((n - 1) * STEP + cw)) // 2 if n else PAD
     for i, code in enumerate(view.cards):
@@ -61,12 +70,14 @@ def render_hand_image(view: HandView, theme: str | Theme = "dark",
         dr.paste(im, sprite, (x0 + i * STEP - m, y - m))
     if n == 0:
         empty = text_for(lang, "hidden" if view.hidden else "no_cards")
-        d.text((width // 2, HEAD + (LIFT + ch) // 2), empty, font=font(22), fill=th.faint,
-               anchor="mm")
+        d.text(
+            (width // 2, HEAD + (LIFT + ch) // 2), empty, font=font(22), fill=th.faint, anchor="mm"
+        )
     return im
 
 
-def render_hand(view: HandView, theme: str | Theme = "dark", four_colour: bool = False,
-                lang: str = "en") -> bytes:
+def render_hand(
+    view: HandView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
+) -> bytes:
     """PNG bytes of a hand; meant for the player's ephemeral message."""
     return dr.to_png(render_hand_image(view, theme, four_colour, lang), get_theme(theme))

@@ -18,36 +18,51 @@ X_RATING, X_WINS, X_PLAYED = 480, 568, 664
 MEDALS = {1: (236, 184, 40), 2: (176, 184, 196), 3: (205, 127, 70)}
 
 
-def render_leaderboard_image(view: LeaderboardView, theme: str | Theme = "dark",
-                             lang: str = "en") -> Image.Image:
+def render_leaderboard_image(
+    view: LeaderboardView, theme: str | Theme = "dark", lang: str = "en"
+) -> Image.Image:
     th = get_theme(theme)
     n = len(view.rows)
     height = HEAD_H + 44 + max(n, 1) * ROW_H + 24 + PAD
     im, d = dr.canvas((W, height), th)
     dr.label(d, (PAD, 28), text_for(lang, "game"), th)
-    dr.heading(d, (PAD, 52), clean(view.title, text_for(lang, "leaderboard")), clean(view.subtitle),
-               th,
-               W - 2 * PAD)
+    dr.heading(
+        d,
+        (PAD, 52),
+        clean(view.title, text_for(lang, "leaderboard")),
+        clean(view.subtitle),
+        th,
+        W - 2 * PAD,
+    )
     top = HEAD_H
     dr.panel(im, (PAD, top, W - PAD, height - PAD), th)
-    cols = [("#", PAD + 40, "ma"), (text_for(lang, "col.player"), PAD + 80, "la"),
-            (text_for(lang, "col.rating"), X_RATING, "ra"),
-            (text_for(lang, "col.wins"), X_WINS, "ra"),
-            (text_for(lang, "col.played"), X_PLAYED, "ra"),
-            (text_for(lang, "col.win_pct"), W - PAD - 18, "ra")]
+    cols = [
+        ("#", PAD + 40, "ma"),
+        (text_for(lang, "col.player"), PAD + 80, "la"),
+        (text_for(lang, "col.rating"), X_RATING, "ra"),
+        (text_for(lang, "col.wins"), X_WINS, "ra"),
+        (text_for(lang, "col.played"), X_PLAYED, "ra"),
+        (text_for(lang, "col.win_pct"), W - PAD - 18, "ra"),
+    ]
     for name, x, anchor in cols:
         d.text((x, top + 18), name, font=font(15, True), fill=th.dim, anchor=anchor)
     y0 = top + 44
     if n == 0:
-        d.text((W // 2, y0 + ROW_H // 2), text_for(lang, "no_games"), font=font(22), fill=th.faint,
-               anchor="mm")
+        d.text(
+            (W // 2, y0 + ROW_H // 2),
+            text_for(lang, "no_games"),
+            font=font(22),
+            fill=th.faint,
+            anchor="mm",
+        )
     for i, row in enumerate(view.rows):
         y = y0 + i * ROW_H
         cy = y + ROW_H // 2
         mine = view.highlight_rank is not None and row.rank == view.highlight_rank
         if mine:
-            hl = dr.rounded((W - 2 * PAD - 8, ROW_H - 6), 12, dr.rgba(th.accent, 48),
-                            dr.rgba(th.accent), 2)
+            hl = dr.rounded(
+                (W - 2 * PAD - 8, ROW_H - 6), 12, dr.rgba(th.accent, 48), dr.rgba(th.accent), 2
+            )
             dr.paste(im, hl, (PAD + 4, y + 3))
         elif i % 2 == 0:
             d.rectangle((PAD + 2, y, W - PAD - 3, y + ROW_H - 1), fill=th.row_alt)
@@ -58,10 +73,19 @@ def render_leaderboard_image(view: LeaderboardView, theme: str | Theme = "dark",
             d.text((PAD + 40, cy), str(row.rank), font=font(20, True), fill=th.dim, anchor="mm")
         colour = row.colour if row.colour is not None else default_colour(row.name)
         dr.paste(im, dr.player_avatar(40, row.name, row.initials, colour), (PAD + 80, cy - 20))
-        dr.name_text(d, (PAD + 132, cy), row.name, 22, th.text, X_RATING - 90 - (PAD + 132),
-                     text_for(lang, "player", n=row.rank), anchor="lm")
-        d.text((X_RATING, cy), f"{row.rating:.0f}", font=font(22, True), fill=th.accent,
-               anchor="rm")
+        dr.name_text(
+            d,
+            (PAD + 132, cy),
+            row.name,
+            22,
+            th.text,
+            X_RATING - 90 - (PAD + 132),
+            text_for(lang, "player", n=row.rank),
+            anchor="lm",
+        )
+        d.text(
+            (X_RATING, cy), f"{row.rating:.0f}", font=font(22, True), fill=th.accent, anchor="rm"
+        )
         d.text((X_WINS, cy), str(row.wins), font=font(20), fill=th.text, anchor="rm")
         d.text((X_PLAYED, cy), str(row.matches), font=font(20), fill=th.text, anchor="rm")
         pct = f"{100 * row.wins / row.matches:.0f}%" if row.matches > 0 else "–"
@@ -69,7 +93,8 @@ def render_leaderboard_image(view: LeaderboardView, theme: str | Theme = "dark",
     return im
 
 
-def render_leaderboard(view: LeaderboardView, theme: str | Theme = "dark",
-                       lang: str = "en") -> bytes:
+def render_leaderboard(
+    view: LeaderboardView, theme: str | Theme = "dark", lang: str = "en"
+) -> bytes:
     """PNG bytes of the leaderboard (800 wide)."""
     return dr.to_png(render_leaderboard_image(view, theme, lang), get_theme(theme))

@@ -57,11 +57,22 @@ def reference_sheet(theme: Theme) -> Image.Image:
     # panels with text in every colour, avatars, pills, glows
     py = y0 + 310
     dr.panel(sheet, (20, py, 940, py + 230), theme)
-    colours = [theme.text, theme.dim, theme.faint, theme.accent, theme.good, theme.bad,
-               *theme.team_colours]
+    colours = [
+        theme.text,
+        theme.dim,
+        theme.faint,
+        theme.accent,
+        theme.good,
+        theme.bad,
+        *theme.team_colours,
+    ]
     for i, c in enumerate(colours):
-        d.text((40 + (i % 4) * 220, py + 20 + (i // 4) * 40), "Ağ 10/6 −60 pts",
-               font=font(22, True), fill=c)
+        d.text(
+            (40 + (i % 4) * 220, py + 20 + (i // 4) * 40),
+            "Ağ 10/6 −60 pts",
+            font=font(22, True),
+            fill=c,
+        )
     for i, c in enumerate(AVATAR_COLOURS):
         dr.paste(sheet, dr.avatar(54, c, "AY"), (40 + i * 64, py + 110))
     from .leaderboard import MEDALS
@@ -76,15 +87,22 @@ def reference_sheet(theme: Theme) -> Image.Image:
     dr.paste(sheet, dr.glow((200, 30), 14, theme.accent, 16, 200), (300, y0 - 60))
     d.rectangle((520, py + 170, 900, py + 215), fill=theme.row_alt)
     # the highlighted leaderboard row and the dashed slot, translucent accent on panel and felt
-    dr.paste(sheet, dr.rounded((300, 40), 12, dr.rgba(theme.accent, 48), dr.rgba(theme.accent), 2),
-             (300, py + 180))
-    dr.paste(sheet, dr.rounded((88, 123), 9, dr.rgba(theme.accent, 40), dr.rgba(theme.accent), 3),
-             (600, y0 - 200))
+    dr.paste(
+        sheet,
+        dr.rounded((300, 40), 12, dr.rgba(theme.accent, 48), dr.rgba(theme.accent), 2),
+        (300, py + 180),
+    )
+    dr.paste(
+        sheet,
+        dr.rounded((88, 123), 9, dr.rgba(theme.accent, 40), dr.rgba(theme.accent), 3),
+        (600, y0 - 200),
+    )
     return sheet
 
 
 @lru_cache(maxsize=8)
 def palette_for(theme: Theme) -> Image.Image:
     """The theme's palette, as a "P" image for ``Image.quantize(palette=...)``."""
-    return reference_sheet(theme).quantize(256, method=Image.Quantize.MEDIANCUT,
-                                           dither=Image.Dither.NONE)
+    return reference_sheet(theme).quantize(
+        256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )

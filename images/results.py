@@ -25,8 +25,9 @@ def _contract_line(players: tuple[Player, ...], c: ContractView | None, lang: st
     return text_for(lang, "contract_line", name=who, n=c.bid) + forced + trump
 
 
-def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark",
-                              four_colour: bool = False, lang: str = "en") -> Image.Image:
+def render_deal_summary_image(
+    view: DealSummaryView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
+) -> Image.Image:
     from .table import preset_title, seat_fallback
 
     th = get_theme(theme)
@@ -46,21 +47,25 @@ def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark"
     if c is not None:
         badge_fill = th.good if holder_made else th.bad
         word = text_for(lang, "made_badge" if holder_made else "down_badge")
-        badge = dr.pill(word, 24, badge_fill, (255, 255, 255),
-                        height=52, pad_x=26)
+        badge = dr.pill(word, 24, badge_fill, (255, 255, 255), height=52, pad_x=26)
         bx = W - PAD - badge.width
         dr.paste(im, badge, (bx, 48))
         if c.trump is not None:
             dr.paste(im, dr.suit_chip(c.trump, 52, four_colour, th.panel_border), (bx - 68, 48))
 
     # table of seats
-    cols = [("col.player", PAD + 16, "la"), ("col.contract", 470, "ma"), ("col.tricks", 590, "ma"),
-            ("col.result", 700, "ma"), ("col.deal", 810, "ra"), ("col.total", W - PAD - 16, "ra")]
+    cols = [
+        ("col.player", PAD + 16, "la"),
+        ("col.contract", 470, "ma"),
+        ("col.tricks", 590, "ma"),
+        ("col.result", 700, "ma"),
+        ("col.deal", 810, "ra"),
+        ("col.total", W - PAD - 16, "ra"),
+    ]
     ty = head_h
     dr.panel(im, (PAD, ty, W - PAD, ty + 50 + 4 * row_h + 8), th)
     for name, x, anchor in cols:
-        d.text((x, ty + 18), text_for(lang, name), font=font(15, True), fill=th.dim,
-               anchor=anchor)
+        d.text((x, ty + 18), text_for(lang, name), font=font(15, True), fill=th.dim, anchor=anchor)
     order = [(view.dealer + i) % 4 for i in (1, 2, 3, 4)]
     best_total = max(view.totals)
     for r, seat in enumerate(order):
@@ -76,18 +81,39 @@ def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark"
             x += 8
         dr.paste(im, dr.player_avatar(44, p.name, p.initials, p.avatar_colour), (x, cy - 22))
         is_holder = c is not None and c.seat == seat
-        sub = text_for(lang, "holder") if is_holder else (
-            text_for(lang, "dealer") if seat == view.dealer else "")
+        sub = (
+            text_for(lang, "holder")
+            if is_holder
+            else (text_for(lang, "dealer") if seat == view.dealer else "")
+        )
         if view.partnership:
             team = text_for(lang, "team", t="AB"[seat % 2])
             sub = team + (" · " + sub if sub else "")
-        dr.name_text(d, (x + 56, cy - 10 if sub else cy), p.name, 22, th.text,
-                     470 - 60 - (x + 56) - 10, seat_fallback(seat, lang), anchor="lm")
-        d.text((x + 56, cy + 14), sub, font=font(15), fill=th.accent if is_holder else th.dim,
-               anchor="lm")
+        dr.name_text(
+            d,
+            (x + 56, cy - 10 if sub else cy),
+            p.name,
+            22,
+            th.text,
+            470 - 60 - (x + 56) - 10,
+            seat_fallback(seat, lang),
+            anchor="lm",
+        )
+        d.text(
+            (x + 56, cy + 14),
+            sub,
+            font=font(15),
+            fill=th.accent if is_holder else th.dim,
+            anchor="lm",
+        )
         target = view.targets[seat]
-        d.text((470, cy), "–" if target is None else str(target), font=font(24, True),
-               fill=th.accent if is_holder else th.text, anchor="mm")
+        d.text(
+            (470, cy),
+            "–" if target is None else str(target),
+            font=font(24, True),
+            fill=th.accent if is_holder else th.text,
+            anchor="mm",
+        )
         tricks = str(view.tricks_won[seat])
         if view.partnership:
             tricks += f" ({view.team_tricks(seat)})"
@@ -97,26 +123,39 @@ def render_deal_summary_image(view: DealSummaryView, theme: str | Theme = "dark"
             d.text((700, cy), "–", font=font(22), fill=th.faint, anchor="mm")
         else:
             word = text_for(lang, "made" if made else "down")
-            tag = dr.pill(word, 16, th.good if made else th.bad,
-                          (255, 255, 255), height=28, pad_x=12)
+            tag = dr.pill(
+                word, 16, th.good if made else th.bad, (255, 255, 255), height=28, pad_x=12
+            )
             dr.paste(im, tag, (700 - tag.width // 2, cy - 14))
         score = view.scores[seat]
-        d.text((810, cy), ("+" if score > 0 else "") + dr.signed(score), font=font(24, True),
-               fill=th.good if score > 0 else (th.bad if score < 0 else th.dim), anchor="rm")
+        d.text(
+            (810, cy),
+            ("+" if score > 0 else "") + dr.signed(score),
+            font=font(24, True),
+            fill=th.good if score > 0 else (th.bad if score < 0 else th.dim),
+            anchor="rm",
+        )
         total = view.totals[seat]
-        d.text((W - PAD - 16, cy), dr.signed(total), font=font(24, True),
-               fill=th.accent if total == best_total else th.text, anchor="rm")
+        d.text(
+            (W - PAD - 16, cy),
+            dr.signed(total),
+            font=font(24, True),
+            fill=th.accent if total == best_total else th.text,
+            anchor="rm",
+        )
     return im
 
 
-def render_deal_summary(view: DealSummaryView, theme: str | Theme = "dark",
-                        four_colour: bool = False, lang: str = "en") -> bytes:
+def render_deal_summary(
+    view: DealSummaryView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
+) -> bytes:
     """PNG bytes of the end-of-deal summary (960 wide)."""
     return dr.to_png(render_deal_summary_image(view, theme, four_colour, lang), get_theme(theme))
 
 
-def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark",
-                              lang: str = "en") -> Image.Image:
+def render_match_result_image(
+    view: MatchResultView, theme: str | Theme = "dark", lang: str = "en"
+) -> Image.Image:
     from .table import preset_title, seat_fallback
 
     th = get_theme(theme)
@@ -145,8 +184,11 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
         title = text_for(lang, "shared_win")
     else:
         title = text_for(lang, "standings")
-    sub = preset_title(view.preset, lang) + " · " + (
-        text_for(lang, "one_deal") if n == 1 else text_for(lang, "n_deals", n=n))
+    sub = (
+        preset_title(view.preset, lang)
+        + " · "
+        + (text_for(lang, "one_deal") if n == 1 else text_for(lang, "n_deals", n=n))
+    )
     if n > view.deal_count:
         sub += text_for(lang, "extra", n=n - view.deal_count)
     dr.heading(d, (PAD, 54), title, sub, th, W - 2 * PAD - 140)
@@ -163,18 +205,45 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
         win = seat in winners
         if win:
             dr.paste(im, dr.glow((card_w, podium_h), 16, th.accent, 12, 170), (x0 - 12, y0 - 12))
-        dr.panel(im, (x0, y0, x0 + card_w, y0 + podium_h), th,
-                 outline=th.accent if win else None, width=3 if win else 2, with_shadow=not win)
+        dr.panel(
+            im,
+            (x0, y0, x0 + card_w, y0 + podium_h),
+            th,
+            outline=th.accent if win else None,
+            width=3 if win else 2,
+            with_shadow=not win,
+        )
         p = view.players[seat]
         rank = 1 + sum(1 for s in range(4) if view.totals[s] > view.totals[seat])
-        d.text((x0 + 16, y0 + 14), f"#{rank}", font=font(20, True),
-               fill=th.accent if rank == 1 else th.dim, anchor="lt")
-        dr.paste(im, dr.player_avatar(48, p.name, p.initials, p.avatar_colour),
-                 (x0 + card_w - 64, y0 + 12))
-        dr.name_text(d, (x0 + 16, y0 + 80), p.name, 20, th.text, card_w - 32,
-                     seat_fallback(seat, lang), anchor="lm")
-        d.text((x0 + 16, y0 + 110), dr.signed(view.totals[seat]), font=font(26, True),
-               fill=th.text, anchor="lm")
+        d.text(
+            (x0 + 16, y0 + 14),
+            f"#{rank}",
+            font=font(20, True),
+            fill=th.accent if rank == 1 else th.dim,
+            anchor="lt",
+        )
+        dr.paste(
+            im,
+            dr.player_avatar(48, p.name, p.initials, p.avatar_colour),
+            (x0 + card_w - 64, y0 + 12),
+        )
+        dr.name_text(
+            d,
+            (x0 + 16, y0 + 80),
+            p.name,
+            20,
+            th.text,
+            card_w - 32,
+            seat_fallback(seat, lang),
+            anchor="lm",
+        )
+        d.text(
+            (x0 + 16, y0 + 110),
+            dr.signed(view.totals[seat]),
+            font=font(26, True),
+            fill=th.text,
+            anchor="lm",
+        )
         if view.partnership:
             stripe = dr.rounded((card_w - 32, 5), 2, dr.rgba(th.team_colours[seat % 2]))
             dr.paste(im, stripe, (x0 + 16, y0 + 62))
@@ -184,12 +253,16 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
     dr.panel(im, (gx0, grid_top, gx1, height - 24), th)
     first_col = gx0 + 150
     col_w = (gx1 - 16 - first_col) // 4
-    d.text((gx0 + 18, grid_top + 24), text_for(lang, "col.deal"), font=font(15, True),
-           fill=th.dim, anchor="lm")
+    d.text(
+        (gx0 + 18, grid_top + 24),
+        text_for(lang, "col.deal"),
+        font=font(15, True),
+        fill=th.dim,
+        anchor="lm",
+    )
     for seat in range(4):
         cx = first_col + seat * col_w + col_w // 2
-        nm = display_name(view.players[seat].name, 16, True, col_w - 16,
-                          seat_fallback(seat, lang))
+        nm = display_name(view.players[seat].name, 16, True, col_w - 16, seat_fallback(seat, lang))
         d.text((cx, grid_top + 24), nm, font=font(16, True), fill=th.text, anchor="mm")
     y = grid_top + 46
     for i, row in enumerate(view.deal_scores):
@@ -197,8 +270,13 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
         if i % 2 == 0:
             d.rectangle((gx0 + 2, ry, gx1 - 3, ry + row_h - 1), fill=th.row_alt)
         extra = i >= view.deal_count
-        d.text((gx0 + 18, ry + row_h // 2), f"{i + 1}{' +' if extra else ''}", font=font(17),
-               fill=th.dim, anchor="lm")
+        d.text(
+            (gx0 + 18, ry + row_h // 2),
+            f"{i + 1}{' +' if extra else ''}",
+            font=font(17),
+            fill=th.dim,
+            anchor="lm",
+        )
         c = view.contracts[i] if i < len(view.contracts) else None
         for seat in range(4):
             cx = first_col + seat * col_w + col_w // 2
@@ -209,20 +287,36 @@ def render_match_result_image(view: MatchResultView, theme: str | Theme = "dark"
             d.text((cx, ry + row_h // 2), txt, font=font(18, bold), fill=colour, anchor="mm")
             if bold and c is not None:
                 tw = font(18, True).getlength(txt)
-                d.text((cx + tw / 2 + 6, ry + row_h // 2), f"({c.bid}{'!' if c.forced else ''})",
-                       font=font(13), fill=th.dim, anchor="lm")
+                d.text(
+                    (cx + tw / 2 + 6, ry + row_h // 2),
+                    f"({c.bid}{'!' if c.forced else ''})",
+                    font=font(13),
+                    fill=th.dim,
+                    anchor="lm",
+                )
     ty = y + max(n, 1) * row_h + 8
     d.line((gx0 + 12, ty, gx1 - 12, ty), fill=th.panel_border, width=2)
-    d.text((gx0 + 18, ty + 22), text_for(lang, "col.total"), font=font(15, True), fill=th.dim,
-           anchor="lm")
+    d.text(
+        (gx0 + 18, ty + 22),
+        text_for(lang, "col.total"),
+        font=font(15, True),
+        fill=th.dim,
+        anchor="lm",
+    )
     for seat in range(4):
         cx = first_col + seat * col_w + col_w // 2
-        d.text((cx, ty + 22), dr.signed(view.totals[seat]), font=font(20, True),
-               fill=th.accent if seat in winners else th.text, anchor="mm")
+        d.text(
+            (cx, ty + 22),
+            dr.signed(view.totals[seat]),
+            font=font(20, True),
+            fill=th.accent if seat in winners else th.text,
+            anchor="mm",
+        )
     return im
 
 
-def render_match_result(view: MatchResultView, theme: str | Theme = "dark",
-                        lang: str = "en") -> bytes:
+def render_match_result(
+    view: MatchResultView, theme: str | Theme = "dark", lang: str = "en"
+) -> bytes:
     """PNG bytes of the match result (or standings so far, when there is no winner yet)."""
     return dr.to_png(render_match_result_image(view, theme, lang), get_theme(theme))

@@ -113,12 +113,25 @@ class Sample:
 
 def leaderboard_sample(names: tuple[str, ...] = ()) -> LeaderboardView:
     base = list(names) or [
-        "Ayşe Yılmaz", "Олександра", "Mehmet", "Bartholomew Fitzgerald-Montgomery the Third",
-        "Şule", "Дмитро", "İsmail", "Leyla 🌙", "Emre", "Zeynep",
+        "Ayşe Yılmaz",
+        "Олександра",
+        "Mehmet",
+        "Bartholomew Fitzgerald-Montgomery the Third",
+        "Şule",
+        "Дмитро",
+        "İsmail",
+        "Leyla 🌙",
+        "Emre",
+        "Zeynep",
     ]
     rows = tuple(
-        LeaderboardRow(rank=i + 1, name=n, rating=1650 - 37 * i - (i * i) % 7,
-                       wins=40 - 3 * i, matches=60 + 5 * i)
+        LeaderboardRow(
+            rank=i + 1,
+            name=n,
+            rating=1650 - 37 * i - (i * i) % 7,
+            wins=40 - 3 * i,
+            matches=60 + 5 * i,
+        )
         for i, n in enumerate(base[:10])
     )
     return LeaderboardView(rows, "Leaderboard", "This server · rated matches", highlight_rank=3)
@@ -147,8 +160,12 @@ def forced_table(names: tuple[str, ...] = TURKISH) -> TableView:
 
 
 def hostile_table(names: tuple[str, ...] = HOSTILE) -> TableView:
-    return replace(forced_table(), players=players_of(names), to_act=1,
-                   trick=TrickView(leader=2, cards=("QC", "KC", "2C")))
+    return replace(
+        forced_table(),
+        players=players_of(names),
+        to_act=1,
+        trick=TrickView(leader=2, cards=("QC", "KC", "2C")),
+    )
 
 
 def _engine_samples() -> Iterator[Sample]:
@@ -166,15 +183,20 @@ def _engine_samples() -> Iterator[Sample]:
 
     m = play_until("standard", 7, _mid_play(1, 6, 0))
     yield Sample("table-new-trick-light", "table", table_view_from_match(m, TURKISH, 1), "light")
-    yield Sample("table-four-colour", "table", table_view_from_match(m, TURKISH, 1),
-                 four_colour=True)
+    yield Sample(
+        "table-four-colour", "table", table_view_from_match(m, TURKISH, 1), four_colour=True
+    )
     m = play_until("standard", 7, _mid_play(1, 8, 3))
-    yield Sample("table-three-cards-light", "table", table_view_from_match(m, UKRAINIAN, 2),
-                 "light", four_colour=True)
+    yield Sample(
+        "table-three-cards-light",
+        "table",
+        table_view_from_match(m, UKRAINIAN, 2),
+        "light",
+        four_colour=True,
+    )
     m = play_until("esli", 11, _in_auction(1, 2))
     yield Sample("table-auction-phase", "table", table_view_from_match(m, UKRAINIAN, 0))
-    yield Sample("auction-esli-light", "auction", auction_view_from_match(m, UKRAINIAN, 0),
-                 "light")
+    yield Sample("auction-esli-light", "auction", auction_view_from_match(m, UKRAINIAN, 0), "light")
     m = play_until("standard", 5, lambda x: x.deal.phase.value == "trump")
     yield Sample("table-naming-trump", "table", table_view_from_match(m, LATIN, 0))
     m = play_until("kanli", 3, _in_auction(1, 1))
@@ -186,12 +208,17 @@ def _engine_samples() -> Iterator[Sample]:
     yield Sample("match-classic-running", "match", match_result_view(m, LATIN))
 
     # Turkish labels, and bots at the table
-    with_bots = (Player("Ayşe Yılmaz"), Player("Bot Kolay", is_bot=True), Player("Şule Doğan"),
-                 Player("Bot Orta", is_bot=True))
+    with_bots = (
+        Player("Ayşe Yılmaz"),
+        Player("Bot Kolay", is_bot=True),
+        Player("Şule Doğan"),
+        Player("Bot Orta", is_bot=True),
+    )
     m = play_until("standard", 13, _mid_play(2, 5, 1))
     yield Sample("tr-table", "table", table_view_from_match(m, with_bots, 0), lang="tr")
-    yield Sample("tr-table-light", "table", table_view_from_match(m, with_bots, 0), "light",
-                 lang="tr")
+    yield Sample(
+        "tr-table-light", "table", table_view_from_match(m, with_bots, 0), "light", lang="tr"
+    )
     seat = m.to_act if m.to_act is not None else 0
     yield Sample("tr-hand", "hand", hand_view_from_match(m, seat, ""), lang="tr")
     m = play_until("standard", 13, _in_auction(3, 2))
@@ -209,35 +236,77 @@ def handmade_samples() -> Iterator[Sample]:
     yield Sample("table-hostile-names", "table", hostile_table())
     yield Sample("table-hostile-names-2", "table", hostile_table(MORE_HOSTILE), "light")
     done = TableView(
-        players=players_of(UKRAINIAN), viewer_seat=3, dealer=1, phase="done",
-        contract=ContractView(3, 7, False, "S"), trump="S",
+        players=players_of(UKRAINIAN),
+        viewer_seat=3,
+        dealer=1,
+        phase="done",
+        contract=ContractView(3, 7, False, "S"),
+        trump="S",
         last_trick=TrickView(0, ("2H", "AH", "5S", "KH"), winner=2),
-        tricks_won=(2, 1, 4, 6), targets=(1, 1, 1, 7), totals=(-28, 0, 81, -70),
-        deal_number=8, deal_count=8, trump_broken=True, hand_sizes=(0, 0, 0, 0),
+        tricks_won=(2, 1, 4, 6),
+        targets=(1, 1, 1, 7),
+        totals=(-28, 0, 81, -70),
+        deal_number=8,
+        deal_count=8,
+        trump_broken=True,
+        hand_sizes=(0, 0, 0, 0),
     )
     yield Sample("table-deal-over", "table", done)
     yield Sample("leaderboard", "leaderboard", leaderboard_sample())
     yield Sample("leaderboard-light", "leaderboard", leaderboard_sample(), "light")
-    yield Sample("leaderboard-hostile", "leaderboard",
-                 leaderboard_sample(HOSTILE + MORE_HOSTILE))
-    yield Sample("tr-leaderboard", "leaderboard", replace(leaderboard_sample(), title="",
-                                                          subtitle="Bu sunucu"), lang="tr")
-    yield Sample("hand-full-light", "hand", HandView(
-        ("AS", "KS", "7S", "QH", "TH", "4H", "AC", "JC", "9C", "2C", "KD", "8D", "3D"),
-        frozenset({"AC", "JC", "9C", "2C"}), "H", "Your hand", ""), "light", True)
-    yield Sample("deal-forced-down", "deal", DealSummaryView(
-        players=players_of(TURKISH), contract=ContractView(2, 4, True, "D"),
-        tricks_won=(4, 3, 3, 3), targets=(1, 1, 4, 1), scores=(13, 12, -40, 12),
-        totals=(66, -8, 21, 43), deal_number=4, deal_count=8, dealer=2))
+    yield Sample("leaderboard-hostile", "leaderboard", leaderboard_sample(HOSTILE + MORE_HOSTILE))
+    yield Sample(
+        "tr-leaderboard",
+        "leaderboard",
+        replace(leaderboard_sample(), title="", subtitle="Bu sunucu"),
+        lang="tr",
+    )
+    yield Sample(
+        "hand-full-light",
+        "hand",
+        HandView(
+            ("AS", "KS", "7S", "QH", "TH", "4H", "AC", "JC", "9C", "2C", "KD", "8D", "3D"),
+            frozenset({"AC", "JC", "9C", "2C"}),
+            "H",
+            "Your hand",
+            "",
+        ),
+        "light",
+        True,
+    )
+    yield Sample(
+        "deal-forced-down",
+        "deal",
+        DealSummaryView(
+            players=players_of(TURKISH),
+            contract=ContractView(2, 4, True, "D"),
+            tricks_won=(4, 3, 3, 3),
+            targets=(1, 1, 4, 1),
+            scores=(13, 12, -40, 12),
+            totals=(66, -8, 21, 43),
+            deal_number=4,
+            deal_count=8,
+            dealer=2,
+        ),
+    )
     rows = tuple(
         ((-1) ** i * (10 + i), 12 + i, -40 if i % 3 == 0 else 61, -50 if i == 4 else 11)
         for i in range(12)
     )
     totals = tuple(sum(r[s] for r in rows) for s in range(4))
-    yield Sample("match-extra-deals", "match", MatchResultView(
-        players=players_of(LONG), deal_scores=rows,
-        totals=(totals[0], totals[1], totals[2], totals[3]), winners=(2,), preset="koz-maca",
-        deal_count=10, contracts=tuple(ContractView(2, 6, i == 3) for i in range(12))))
+    yield Sample(
+        "match-extra-deals",
+        "match",
+        MatchResultView(
+            players=players_of(LONG),
+            deal_scores=rows,
+            totals=(totals[0], totals[1], totals[2], totals[3]),
+            winners=(2,),
+            preset="koz-maca",
+            deal_count=10,
+            contracts=tuple(ContractView(2, 6, i == 3) for i in range(12)),
+        ),
+    )
 
 
 def all_samples() -> list[Sample]:

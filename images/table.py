@@ -74,8 +74,9 @@ def background(theme: Theme) -> Image.Image:
     inner = dr.rounded((fw - 20, fh - 20), 160, (255, 255, 255, 255)).getchannel("A")
     rim = Image.new("RGB", (fw, fh), theme.felt_edge)
     grad = Image.radial_gradient("L").resize((fw, fh), Image.Resampling.BILINEAR)
-    felt = Image.composite(Image.new("RGB", (fw, fh), theme.felt),
-                           Image.new("RGB", (fw, fh), theme.felt_centre), grad)
+    felt = Image.composite(
+        Image.new("RGB", (fw, fh), theme.felt), Image.new("RGB", (fw, fh), theme.felt_centre), grad
+    )
     inner_mask = Image.new("L", (fw, fh), 0)
     inner_mask.paste(inner, (10, 10))
     rim.paste(felt, (0, 0), inner_mask)
@@ -123,8 +124,9 @@ def _plate_panel(theme: Theme, active: bool, team: int | None) -> Image.Image:
         sh = dr.shadow((PLATE_W, PLATE_H), 18, theme.shadow_alpha, 6)
         img.alpha_composite(sh, (pad - 12, pad - 12 + 3))
     outline = theme.accent if active else theme.panel_border
-    body = dr.rounded((PLATE_W, PLATE_H), 18, dr.rgba(theme.panel), dr.rgba(outline),
-                      4 if active else 2)
+    body = dr.rounded(
+        (PLATE_W, PLATE_H), 18, dr.rgba(theme.panel), dr.rgba(outline), 4 if active else 2
+    )
     img.alpha_composite(body, (pad, pad))
     if team is not None:
         stripe = dr.rounded((8, PLATE_H - 28), 4, dr.rgba(theme.team_colours[team]))
@@ -158,19 +160,20 @@ def draw_plate(
     dr.paste(im, _plate_panel(theme, active, team), (x - PLATE_PAD, y - PLATE_PAD))
     d = ImageDraw.Draw(im)
     ax, ay = x + 16, y + (PLATE_H - AVATAR) // 2
-    dr.paste(im, dr.player_avatar(AVATAR, player.name, player.initials, player.avatar_colour),
-             (ax, ay))
+    dr.paste(
+        im, dr.player_avatar(AVATAR, player.name, player.initials, player.avatar_colour), (ax, ay)
+    )
     if dealer:
-        chip = dr.pill(text_for(lang, "dealer_chip"), 15, theme.text, theme.panel, height=24,
-                       pad_x=6)
+        chip = dr.pill(
+            text_for(lang, "dealer_chip"), 15, theme.text, theme.panel, height=24, pad_x=6
+        )
         dr.paste(im, chip, (ax + AVATAR - 18, ay + AVATAR - 20))
     if player.is_bot:
         chip = dr.pill(text_for(lang, "bot"), 11, theme.dim, theme.panel, height=18, pad_x=5)
         dr.paste(im, chip, (ax + (AVATAR - chip.width) // 2, ay - 9))
     tx = ax + AVATAR + 12
     max_w = x + PLATE_W - tx - 14
-    dr.name_text(d, (tx, y + 14), player.name, 24, theme.text, max_w,
-                 seat_fallback(seat, lang))
+    dr.name_text(d, (tx, y + 14), player.name, 24, theme.text, max_w, seat_fallback(seat, lang))
     # second line: tricks (or the last call) on the left, match total on the right
     y2 = y + 64
     right = x + PLATE_W - 16
@@ -184,12 +187,18 @@ def draw_plate(
     d.text((tx, y2), main, font=font(22, True), fill=main_colour, anchor="ls")
     mw = font(22, True).getlength(main) + 5
     if rest and mw + 20 < room:
-        d.text((tx + mw, y2), fit(rest, 15, False, int(room - mw)), font=font(15), fill=theme.dim,
-               anchor="ls")
+        d.text(
+            (tx + mw, y2),
+            fit(rest, 15, False, int(room - mw)),
+            font=font(15),
+            fill=theme.dim,
+            anchor="ls",
+        )
 
 
-def _line2(view: TableView, seat: int, theme: Theme,
-           lang: str) -> tuple[str, str, tuple[int, int, int]]:
+def _line2(
+    view: TableView, seat: int, theme: Theme, lang: str
+) -> tuple[str, str, tuple[int, int, int]]:
     """(bold part, small part, colour) of a plate's second line."""
     if view.phase == "auction":
         bids = [b for s, b in view.calls if s == seat]
@@ -208,9 +217,18 @@ def _line2(view: TableView, seat: int, theme: Theme,
     return f"{won}/{target}", word, colour
 
 
-def _draw_contract(im: Image.Image, theme: Theme, holder: Player | None, holder_seat: int,
-                   bid: int, forced: bool, trump: str | None, trump_broken: bool,
-                   four_colour: bool, lang: str) -> None:
+def _draw_contract(
+    im: Image.Image,
+    theme: Theme,
+    holder: Player | None,
+    holder_seat: int,
+    bid: int,
+    forced: bool,
+    trump: str | None,
+    trump_broken: bool,
+    four_colour: bool,
+    lang: str,
+) -> None:
     ox, oy = _draw_box(im, theme, CONTRACT_BOX)
     bx, by = CONTRACT_BOX[0] - 12, CONTRACT_BOX[1] - 12  # the box sprite's corner
     w = INFO_W
@@ -221,66 +239,111 @@ def _draw_contract(im: Image.Image, theme: Theme, holder: Player | None, holder_
     chip_cx = bx + 12 + w - 62
     top = by + 12 + 16
     if trump is not None:
-        dr.paste(im, dr.suit_chip(trump, chip, four_colour, theme.panel_border),
-                 (chip_cx - chip // 2, top))
+        dr.paste(
+            im,
+            dr.suit_chip(trump, chip, four_colour, theme.panel_border),
+            (chip_cx - chip // 2, top),
+        )
         note = text_for(lang, "trump_broken" if trump_broken else "trump")
-        d.text((chip_cx, top + chip + 8), fit(note, 14, False, 120), font=font(14),
-               fill=theme.dim, anchor="mt")
+        d.text(
+            (chip_cx, top + chip + 8),
+            fit(note, 14, False, 120),
+            font=font(14),
+            fill=theme.dim,
+            anchor="mt",
+        )
     if holder is None:
-        d.text((ox, oy + 30), text_for(lang, "not_yet"), font=font(26, True), fill=theme.text,
-               anchor="lt")
-        sub = (text_for(lang, "fixed_trump", suit=suit_name(lang, trump).capitalize())
-               if trump is not None else text_for(lang, "auction_running"))
-        d.text((ox, oy + 66), fit(sub, 17, False, chip_cx - chip // 2 - ox - 8), font=font(17),
-               fill=theme.dim, anchor="lt")
+        d.text(
+            (ox, oy + 30),
+            text_for(lang, "not_yet"),
+            font=font(26, True),
+            fill=theme.text,
+            anchor="lt",
+        )
+        sub = (
+            text_for(lang, "fixed_trump", suit=suit_name(lang, trump).capitalize())
+            if trump is not None
+            else text_for(lang, "auction_running")
+        )
+        d.text(
+            (ox, oy + 66),
+            fit(sub, 17, False, chip_cx - chip // 2 - ox - 8),
+            font=font(17),
+            fill=theme.dim,
+            anchor="lt",
+        )
         return
     d.text((ox, oy + 24), str(bid), font=font(48, True), fill=theme.accent, anchor="lt")
     bw = font(48, True).getlength(str(bid))
-    d.text((ox + bw + 8, oy + 64), text_for(lang, "tricks"), font=font(17), fill=theme.dim,
-           anchor="ls")
+    d.text(
+        (ox + bw + 8, oy + 64), text_for(lang, "tricks"), font=font(17), fill=theme.dim, anchor="ls"
+    )
     room = chip_cx - chip // 2 - ox - 8
-    dr.name_text(d, (ox, oy + 84), holder.name, 19, theme.text, room,
-                 seat_fallback(holder_seat, lang), bold=True)
+    dr.name_text(
+        d,
+        (ox, oy + 84),
+        holder.name,
+        19,
+        theme.text,
+        room,
+        seat_fallback(holder_seat, lang),
+        bold=True,
+    )
     if forced:
-        tag = dr.pill(text_for(lang, "forced"), 13, theme.bad, (255, 255, 255), height=22,
-                      pad_x=8)
+        tag = dr.pill(text_for(lang, "forced"), 13, theme.bad, (255, 255, 255), height=22, pad_x=8)
         lw = font(15, True).getlength(label)
         dr.paste(im, tag, (ox + int(lw) + 10, oy - 4))
     if trump is None:
         slot = dr.rounded((chip, chip), 10, (0, 0, 0, 0), dr.rgba(theme.faint), 2, dash=True)
         dr.paste(im, slot, (chip_cx - chip // 2, top))
-        d.text((chip_cx, top + chip // 2), "?", font=font(30, True), fill=theme.faint,
-               anchor="mm")
+        d.text((chip_cx, top + chip // 2), "?", font=font(30, True), fill=theme.faint, anchor="mm")
 
 
 @lru_cache(maxsize=64)
-def _deal_box(theme: Theme, deal_number: int, deal_count: int, preset: str,
-              partnership: bool, lang: str) -> Image.Image:
+def _deal_box(
+    theme: Theme, deal_number: int, deal_count: int, preset: str, partnership: bool, lang: str
+) -> Image.Image:
     x0, y0, x1, y1 = DEAL_BOX
     img, ox, oy = _box(theme, (x1 - x0, y1 - y0)).copy(), 12 + BOX_TEXT[0], 12 + BOX_TEXT[1]
     w = INFO_W
     d = ImageDraw.Draw(img)
-    d.text((ox, oy + 12), text_for(lang, "deal"), font=font(15, True), fill=theme.dim,
-           anchor="ls")
+    d.text((ox, oy + 12), text_for(lang, "deal"), font=font(15, True), fill=theme.dim, anchor="ls")
     num = str(deal_number)
     d.text((ox, oy + 24), num, font=font(48, True), fill=theme.text, anchor="lt")
     nw = font(48, True).getlength(num)
     of = text_for(lang, "of_n_extra" if deal_number > deal_count else "of_n", n=deal_count)
     d.text((ox + nw + 8, oy + 64), of, font=font(17), fill=theme.dim, anchor="ls")
-    d.text((ox, oy + 84), fit(preset_title(preset, lang), 19, True, w - 36), font=font(19, True),
-           fill=theme.text, anchor="lt")
+    d.text(
+        (ox, oy + 84),
+        fit(preset_title(preset, lang), 19, True, w - 36),
+        font=font(19, True),
+        fill=theme.text,
+        anchor="lt",
+    )
     if partnership:
         for team in (0, 1):
             dot = dr.rounded((14, 14), 7, dr.rgba(theme.team_colours[team]))
             img.alpha_composite(dot, (12 + w - 120 + team * 56, oy + 4))
-            d.text((12 + w - 100 + team * 56, oy + 11), "AB"[team], font=font(15, True),
-                   fill=theme.dim, anchor="lm")
+            d.text(
+                (12 + w - 100 + team * 56, oy + 11),
+                "AB"[team],
+                font=font(15, True),
+                fill=theme.dim,
+                anchor="lm",
+            )
     return img
 
 
-def _draw_last_trick(im: Image.Image, theme: Theme, trick: TrickView, viewer: int,
-                     winner: Player | None, four_colour: bool, lang: str,
-                     names: tuple[str, ...] | None = None) -> None:
+def _draw_last_trick(
+    im: Image.Image,
+    theme: Theme,
+    trick: TrickView,
+    viewer: int,
+    winner: Player | None,
+    four_colour: bool,
+    lang: str,
+    names: tuple[str, ...] | None = None,
+) -> None:
     """The last trick, cards in seat order from the viewer.
 
     Under each card: "you / right / across / left" for a player's own view, or
@@ -296,9 +359,17 @@ def _draw_last_trick(im: Image.Image, theme: Theme, trick: TrickView, viewer: in
         tw = font(15, True).getlength(title + " ")
         d.text((ox + tw + 4, oy + 12), "→", font=font(15, True), fill=theme.text, anchor="ls")
         aw = font(15, True).getlength("→ ")
-        dr.name_text(d, (ox + tw + 4 + aw, oy + 12), winner.name, 15, theme.text,
-                     int(w - 36 - tw - 4 - aw), seat_fallback(trick.winner, lang), bold=True,
-                     anchor="ls")
+        dr.name_text(
+            d,
+            (ox + tw + 4 + aw, oy + 12),
+            winner.name,
+            15,
+            theme.text,
+            int(w - 36 - tw - 4 - aw),
+            seat_fallback(trick.winner, lang),
+            bold=True,
+            anchor="ls",
+        )
     # the cards in seat order from the viewer (you, right, across, left), like the table
     by_seat = trick.by_seat()
     m = shadow_margin(MINI_W)
@@ -314,14 +385,29 @@ def _draw_last_trick(im: Image.Image, theme: Theme, trick: TrickView, viewer: in
         if seat == trick.winner:
             ring = dr.rounded((cw + 8, ch + 8), 9, (0, 0, 0, 0), dr.rgba(theme.accent), 3)
             dr.paste(im, ring, (x - 4, y - 4))
-        dr.paste(im, card_shadowed(code, MINI_W, four_colour, 0.0, theme.shadow_alpha),
-                 (x - m, y - m))
+        dr.paste(
+            im, card_shadowed(code, MINI_W, four_colour, 0.0, theme.shadow_alpha), (x - m, y - m)
+        )
         if names is None:
-            d.text((x + cw / 2, y + ch + 6), text_for(lang, f"pos.{i}"), font=font(13),
-                   fill=theme.dim, anchor="mt")
+            d.text(
+                (x + cw / 2, y + ch + 6),
+                text_for(lang, f"pos.{i}"),
+                font=font(13),
+                fill=theme.dim,
+                anchor="mt",
+            )
         else:
-            dr.name_text(d, (x + cw / 2, y + ch + 6), names[seat], 13, theme.dim,
-                         cw + gap - 2, seat_fallback(seat, lang), bold=False, anchor="mt")
+            dr.name_text(
+                d,
+                (x + cw / 2, y + ch + 6),
+                names[seat],
+                13,
+                theme.dim,
+                cw + gap - 2,
+                seat_fallback(seat, lang),
+                bold=False,
+                anchor="mt",
+            )
 
 
 @lru_cache(maxsize=64)
@@ -336,36 +422,51 @@ def _status(im: Image.Image, view: TableView, th: Theme, lang: str) -> None:
     d = ImageDraw.Draw(im)
     seat = view.to_act
     if view.phase == "done" or seat is None:
-        d.text((sx, sy + 12), text_for(lang, "status"), font=font(15, True), fill=th.dim,
-               anchor="ls")
-        d.text((sx, sy + 34), text_for(lang, "deal_over"), font=font(26, True), fill=th.text,
-               anchor="lt")
+        d.text(
+            (sx, sy + 12), text_for(lang, "status"), font=font(15, True), fill=th.dim, anchor="ls"
+        )
+        d.text(
+            (sx, sy + 34),
+            text_for(lang, "deal_over"),
+            font=font(26, True),
+            fill=th.text,
+            anchor="lt",
+        )
         played = text_for(lang, "tricks_played", n=sum(view.tricks_won))
         d.text((sx, sy + 74), played, font=font(18), fill=th.dim, anchor="lt")
         return
-    d.text((sx, sy + 12), text_for(lang, "turn"), font=font(15, True), fill=th.dim,
-           anchor="ls")
+    d.text((sx, sy + 12), text_for(lang, "turn"), font=font(15, True), fill=th.dim, anchor="ls")
     p = view.players[seat]
-    dr.paste(im, dr.player_avatar(40, p.name, p.initials, p.avatar_colour, th.accent),
-             (sx, sy + 30))
-    dr.name_text(d, (sx + 52, sy + 50), p.name, 24, th.text, INFO_W - 36 - 52,
-                 seat_fallback(seat, lang), anchor="lm")
+    dr.paste(
+        im, dr.player_avatar(40, p.name, p.initials, p.avatar_colour, th.accent), (sx, sy + 30)
+    )
+    dr.name_text(
+        d,
+        (sx + 52, sy + 50),
+        p.name,
+        24,
+        th.text,
+        INFO_W - 36 - 52,
+        seat_fallback(seat, lang),
+        anchor="lm",
+    )
     verb = text_for(lang, f"act.{view.phase}")
     if view.phase == "auction":
         high = max((b for _, b in view.calls if b is not None), default=None)
-        detail = text_for(lang, "no_bid") if high is None else text_for(lang, "high_bid_n",
-                                                                         n=high)
+        detail = text_for(lang, "no_bid") if high is None else text_for(lang, "high_bid_n", n=high)
         line = f"{verb} · {detail}"
     elif view.phase == "trump":
         line = verb
     else:
         line = f"{verb} · " + text_for(lang, "trick_n", n=min(sum(view.tricks_won) + 1, 13))
-    d.text((sx, sy + 86), fit(line, 18, False, INFO_W - 36), font=font(18), fill=th.dim,
-           anchor="lt")
+    d.text(
+        (sx, sy + 86), fit(line, 18, False, INFO_W - 36), font=font(18), fill=th.dim, anchor="lt"
+    )
 
 
-def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour: bool = False,
-                       lang: str = "en") -> Image.Image:
+def render_table_image(
+    view: TableView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
+) -> Image.Image:
     """The table picture as a Pillow image (see :func:`render_table` for PNG bytes)."""
     th = get_theme(theme)
     im = background(th).copy()
@@ -386,8 +487,11 @@ def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour
             if trick.winner is not None and seat == trick.winner:
                 ring = dr.rounded((cw + 10, ch + 10), 11, (0, 0, 0, 0), dr.rgba(th.accent), 4)
                 dr.paste(im, ring, (px - cw // 2 - 5, py - ch // 2 - 5))
-            dr.paste(im, card_shadowed(code, CARD_W, four_colour, 0.0, th.shadow_alpha),
-                     (px - cw // 2 - m, py - ch // 2 - m))
+            dr.paste(
+                im,
+                card_shadowed(code, CARD_W, four_colour, 0.0, th.shadow_alpha),
+                (px - cw // 2 - m, py - ch // 2 - m),
+            )
         px, py = TRICK_XY[position(trick.leader, viewer)]
         tag = dr.pill(text_for(lang, "lead"), 12, th.accent, th.accent_text, height=20, pad_x=7)
         dr.paste(im, tag, (px - tag.width // 2, py - ch // 2 - tag.height // 2))
@@ -400,12 +504,28 @@ def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour
         team = seat % 2 if view.partnership else None
         active = view.to_act == seat and view.phase != "done"
         x, y = PLATE_XY[pos]
-        draw_plate(im, (x, y), th, view.players[seat], seat, main, rest, colour,
-                   view.totals[seat], active, view.dealer == seat, team, lang)
+        draw_plate(
+            im,
+            (x, y),
+            th,
+            view.players[seat],
+            seat,
+            main,
+            rest,
+            colour,
+            view.totals[seat],
+            active,
+            view.dealer == seat,
+            team,
+            lang,
+        )
         tags: list[Image.Image] = []
         if c is not None and c.seat == seat:
-            tags.append(dr.pill(text_for(lang, "bid_tag", n=c.bid), 14, th.accent,
-                                th.accent_text, height=24))
+            tags.append(
+                dr.pill(
+                    text_for(lang, "bid_tag", n=c.bid), 14, th.accent, th.accent_text, height=24
+                )
+            )
         if active:
             act = upper(lang, text_for(lang, f"act.{view.phase}"))
             tags.append(dr.pill("▶ " + act, 14, th.text, th.panel, height=24))
@@ -419,8 +539,18 @@ def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour
     # corner boxes: contract and trump, deal number, turn, last trick
     trump = view.effective_trump
     holder = view.players[c.seat] if c is not None else None
-    _draw_contract(im, th, holder, c.seat if c else 0, c.bid if c else 0,
-                   c.forced if c else False, trump, view.trump_broken, four_colour, lang)
+    _draw_contract(
+        im,
+        th,
+        holder,
+        c.seat if c else 0,
+        c.bid if c else 0,
+        c.forced if c else False,
+        trump,
+        view.trump_broken,
+        four_colour,
+        lang,
+    )
     box = _deal_box(th, view.deal_number, view.deal_count, view.preset, view.partnership, lang)
     dr.paste(im, box, (DEAL_BOX[0] - 12, DEAL_BOX[1] - 12))
     _status(im, view, th, lang)
@@ -432,7 +562,8 @@ def render_table_image(view: TableView, theme: str | Theme = "dark", four_colour
     return im
 
 
-def render_table(view: TableView, theme: str | Theme = "dark", four_colour: bool = False,
-                 lang: str = "en") -> bytes:
+def render_table(
+    view: TableView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
+) -> bytes:
     """PNG bytes of the table picture for ``view`` (960×680)."""
     return dr.to_png(render_table_image(view, theme, four_colour, lang), get_theme(theme))

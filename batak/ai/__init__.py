@@ -12,5 +12,12 @@ Every player here sees only its seat's :class:`~batak.deal.Observation`.
 from batak.ai.bots import HardPlayer, NormalPlayer
 from batak.ai.hints import HINT_KINDS, Hint, format_hint_en, hint, hint_text
 
-__all__ = ["HINT_KINDS", "HardPlayer", "Hint", "NormalPlayer", "format_hint_en", "hint",
-           "hint_text"]
+__all__ = [
+    "HINT_KINDS",
+    "HardPlayer",
+    "Hint",
+    "NormalPlayer",
+    "format_hint_en",
+    "hint",
+    "hint_text",
+]

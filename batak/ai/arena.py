@@ -96,13 +96,27 @@ def play_table(
     side = deal.tricks_won[contract.seat]
     if rules.partnership:
         side += deal.tricks_won[(contract.seat + 2) % 4]
-    return TableResult(list(deal.scores), list(deal.tricks_won), contract.seat, contract.bid,
-                       contract.forced, side >= contract.bid, times, calls, trump_action)
+    return TableResult(
+        list(deal.scores),
+        list(deal.tricks_won),
+        contract.seat,
+        contract.bid,
+        contract.forced,
+        side >= contract.bid,
+        times,
+        calls,
+        trump_action,
+    )
 
 
 def play_duplicate(
-    rules: Rules, seed: int, index: int, candidate: str, baseline: str,
-    budget: float | None, play_only: bool,
+    rules: Rules,
+    seed: int,
+    index: int,
+    candidate: str,
+    baseline: str,
+    budget: float | None,
+    play_only: bool,
 ) -> DealResult:
     """Deal ``index`` of the arena played at the five tables."""
     ds = deal_seed(seed, index)
@@ -158,8 +172,9 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[i]
 
 
-def summarise(results: Sequence[DealResult], candidate: str, baseline: str, rules: Rules,
-              play_only: bool) -> ArenaResult:
+def summarise(
+    results: Sequence[DealResult], candidate: str, baseline: str, rules: Rules, play_only: bool
+) -> ArenaResult:
     per_deal: list[float] = []
     cand_scores: list[int] = []
     base_scores: list[int] = []
@@ -179,7 +194,8 @@ def summarise(results: Sequence[DealResult], candidate: str, baseline: str, rule
             cand_times.extend(c.times)
             for table, is_cand in ((c, True), (b, False)):
                 holder_side = table.holder == k or (
-                    rules.partnership and table.holder == (k + 2) % 4)
+                    rules.partnership and table.holder == (k + 2) % 4
+                )
                 if table.holder == k:
                     if is_cand:
                         cand_holds += 1
@@ -203,10 +219,28 @@ def summarise(results: Sequence[DealResult], candidate: str, baseline: str, rule
     mean = sum(per_deal) / n if n else 0.0
     ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(n) if n > 1 else float("inf")
     return ArenaResult(
-        candidate, baseline, rules.preset, n, play_only, mean, ci,
-        sum(cand_scores) / max(1, len(cand_scores)), sum(base_scores) / max(1, len(base_scores)),
-        cand_holds, cand_made, base_holds, base_made, cand_bids, base_bids,
-        cand_def, cand_def_zero, base_def, base_def_zero, cand_times, base_times, 4 * n,
+        candidate,
+        baseline,
+        rules.preset,
+        n,
+        play_only,
+        mean,
+        ci,
+        sum(cand_scores) / max(1, len(cand_scores)),
+        sum(base_scores) / max(1, len(base_scores)),
+        cand_holds,
+        cand_made,
+        base_holds,
+        base_made,
+        cand_bids,
+        base_bids,
+        cand_def,
+        cand_def_zero,
+        base_def,
+        base_def_zero,
+        cand_times,
+        base_times,
+        4 * n,
     )
 
 
@@ -247,13 +281,16 @@ def run_arena(
 
 def format_result(res: ArenaResult) -> str:
     """The arena table as text."""
+
     def rate(a: int, b: int) -> str:
         return f"{100 * a / b:5.1f}% ({a}/{b})" if b else "   – (0/0)"
 
     def ms(values: Sequence[float]) -> str:
-        return (f"p50 {1000 * percentile(values, 0.5):7.2f} ms  p95 "
-                f"{1000 * percentile(values, 0.95):7.2f} ms  max "
-                f"{1000 * max(values, default=0.0):7.2f} ms  (n={len(values)})")
+        return (
+            f"p50 {1000 * percentile(values, 0.5):7.2f} ms  p95 "
+            f"{1000 * percentile(values, 0.95):7.2f} ms  max "
+            f"{1000 * max(values, default=0.0):7.2f} ms  (n={len(values)})"
+        )
 
     mode = "play-only (auction fixed)" if res.play_only else "full deals"
     lines = [

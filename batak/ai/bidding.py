@@ -128,8 +128,9 @@ class BidChoice:
     """The highest bid still worth more than passing (None: none is)."""
 
 
-def choose_bid(obs: Observation, mean_by_suit: dict[Suit, float] | None = None,
-               sd: float | None = None) -> BidChoice:
+def choose_bid(
+    obs: Observation, mean_by_suit: dict[Suit, float] | None = None, sd: float | None = None
+) -> BidChoice:
     """The call with the best expected utility for the seat to act.
 
     ``mean_by_suit`` overrides the model's expected tricks per trump (the hard
@@ -190,8 +191,9 @@ def _partner_bonus(obs: Observation) -> float:
     return 0.6
 
 
-def choose_trump(obs: Observation, mean_by_suit: dict[Suit, float] | None = None,
-                 sd: float | None = None) -> tuple[Suit, float, float]:
+def choose_trump(
+    obs: Observation, mean_by_suit: dict[Suit, float] | None = None, sd: float | None = None
+) -> tuple[Suit, float, float]:
     """(trump, expected tricks, chance of making the contract) for the holder."""
     assert obs.hand is not None and obs.contract is not None
     rules = obs.rules
@@ -200,7 +202,6 @@ def choose_trump(obs: Observation, mean_by_suit: dict[Suit, float] | None = None
         mean_by_suit = {s: tricks_mean(rules, obs.hand, s) for s in SUITS}
     means = mean_by_suit
     bid = obs.contract.bid
-    best = max(means, key=lambda s: (bid_value(rules, means[s], spread, bid)[0], means[s],
-                                     -int(s)))
+    best = max(means, key=lambda s: (bid_value(rules, means[s], spread, bid)[0], means[s], -int(s)))
     _v, make = bid_value(rules, means[best], spread, bid)
     return best, mean_by_suit[best], make

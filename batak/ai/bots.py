@@ -91,8 +91,17 @@ def normal_card(obs: Observation, know: Knowledge) -> int:
     assert obs.hand is not None
     table = _table(obs)
     leader = obs.trick_leader if obs.trick and obs.trick_leader is not None else obs.seat
-    return policy_card(table, obs.seat, obs.hand, know.possible, obs.trick, leader,
-                       obs.trump_broken, _legal_cards(obs), obs.tricks_won[obs.seat] > 0)
+    return policy_card(
+        table,
+        obs.seat,
+        obs.hand,
+        know.possible,
+        obs.trick,
+        leader,
+        obs.trump_broken,
+        _legal_cards(obs),
+        obs.tricks_won[obs.seat] > 0,
+    )
 
 
 @dataclass(slots=True)
@@ -184,8 +193,9 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, seed: int | None = 0, budget: float = 0.25,
-                 exact_cards: int = EXACT_CARDS) -> None:
+    def __init__(
+        self, seed: int | None = 0, budget: float = 0.25, exact_cards: int = EXACT_CARDS
+    ) -> None:
         self._seed = seed
         self.budget = budget
         self.exact_cards = exact_cards
@@ -208,8 +218,10 @@ class HardPlayer:
         decision is the same whether this player sat down at the start or took the
         seat over mid-deal (and after the bot restarts)."""
         calls = ",".join(f"{s}:{b}" for s, b in obs.calls)
-        key = (f"batak-ai/1|{self._seed}|{obs.seat}|{obs.dealer}|{obs.phase.value}|{calls}|"
-               f"{obs.hand}|{obs.played}|{obs.trick}")
+        key = (
+            f"batak-ai/1|{self._seed}|{obs.seat}|{obs.dealer}|{obs.phase.value}|{calls}|"
+            f"{obs.hand}|{obs.played}|{obs.trick}"
+        )
         return random.Random(key)
 
     # --- auction and trump ---------------------------------------------------
@@ -319,8 +331,7 @@ class HardPlayer:
                 h = list(hands)
                 trick = list(obs.trick)
                 won = list(obs.tricks_won)
-                leader, broken = play_one(table, h, trick, leader0, obs.trump_broken, won,
-                                          st.card)
+                leader, broken = play_one(table, h, trick, leader0, obs.trump_broken, won, st.card)
                 final: Sequence[int]
                 if solver is not None:
                     before = solver.nodes
@@ -336,22 +347,26 @@ class HardPlayer:
                 side = final[holder] + (final[(holder + 2) % 4] if obs.rules.partnership else 0)
                 st.tricks += weight * (final[seat] + (final[friend] if friend != seat else 0))
                 st.makes += weight * (1.0 if side >= bid else 0.0)
-            if worlds >= min_worlds and (work >= work_budget
-                                         or time.perf_counter() > deadline):
+            if worlds >= min_worlds and (work >= work_budget or time.perf_counter() > deadline):
                 break
             if worlds % 8 == 0:
                 _prune(stats, weights_seen)
                 if sum(st.active for st in stats) == 1 and not force:
                     break
-        best = max((st for st in stats if st.active),
-                   key=lambda st: (round(st.value, 9), -st.card))
+        best = max((st for st in stats if st.active), key=lambda st: (round(st.value, 9), -st.card))
         if best.weight:
             side_total = best.tricks / best.weight
             make_total = best.makes / best.weight
             w_total = best.weight
-        analysis = PlayAnalysis(stats, worlds, exact, best.card, side_total,
-                                make_total if holder_side else 1 - make_total,
-                                {"fallbacks": float(fallbacks), "weight": w_total})
+        analysis = PlayAnalysis(
+            stats,
+            worlds,
+            exact,
+            best.card,
+            side_total,
+            make_total if holder_side else 1 - make_total,
+            {"fallbacks": float(fallbacks), "weight": w_total},
+        )
         self.last_analysis = analysis
         return analysis
 

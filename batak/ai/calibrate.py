@@ -17,8 +17,9 @@ from batak.players import best_trump, estimate_tricks, make_player
 from batak.rules import Rules
 
 
-def collect(rules: Rules, deals: int, seed: int, kind: str = "normal",
-            blind: bool = False) -> list[tuple[float, int]]:
+def collect(
+    rules: Rules, deals: int, seed: int, kind: str = "normal", blind: bool = False
+) -> list[tuple[float, int]]:
     """(estimate, tricks taken by the holder's side) for ``deals`` deals."""
     rng = random.Random(seed)
     out = []
@@ -61,8 +62,9 @@ def fit(samples: list[tuple[float, int]]) -> tuple[float, float, float]:
     return intercept, slope, sd
 
 
-def calibrate(rules: Rules, deals: int = 2000, seed: int = 0,
-              kind: str = "normal") -> tuple[float, float, float]:
+def calibrate(
+    rules: Rules, deals: int = 2000, seed: int = 0, kind: str = "normal"
+) -> tuple[float, float, float]:
     return fit(collect(rules, deals, seed, kind))
 
 

@@ -79,8 +79,16 @@ def hint(observation: Observation, budget: float = 0.25, seed: int = 0) -> Hint:
         suit, tricks, make = bot.trump(obs)
         hand = obs.hand
         trumps = hand & SUIT_MASKS[suit]
-        return Hint(TRUMPS[suit], "trump", tricks=tricks, chance=make, bid=obs.contract.bid,
-                    trump=suit, honours=_honours(hand, suit), trump_count=trumps.bit_count())
+        return Hint(
+            TRUMPS[suit],
+            "trump",
+            tricks=tricks,
+            chance=make,
+            bid=obs.contract.bid,
+            trump=suit,
+            honours=_honours(hand, suit),
+            trump_count=trumps.bit_count(),
+        )
     return _play_hint(obs, bot)
 
 
@@ -107,31 +115,62 @@ def _bid_hint(obs: Observation, bot: HardPlayer) -> Hint:
             model = model_for(rules)
             make = bid_value(rules, model.blind_mean, model.blind_sd, lowest)[1]
         kind = "bid-blind" if isinstance(action, Bid) else "pass-blind"
-        return Hint(action, kind, tricks=choice.mean, chance=make,
-                    bid=action.tricks if isinstance(action, Bid) else lowest, worlds=0)
+        return Hint(
+            action,
+            kind,
+            tricks=choice.mean,
+            chance=make,
+            bid=action.tricks if isinstance(action, Bid) else lowest,
+            worlds=0,
+        )
     trump = choice.trump
     honours = _honours(obs.hand, trump) if trump is not None else ()
     count = (obs.hand & SUIT_MASKS[trump]).bit_count() if trump is not None else 0
     if isinstance(action, Bid):
         kind = "bid-forced" if forced_to_bid else "bid"
-        return Hint(action, kind, tricks=choice.mean, chance=choice.make, bid=action.tricks,
-                    trump=trump, honours=honours, trump_count=count)
+        return Hint(
+            action,
+            kind,
+            tricks=choice.mean,
+            chance=choice.make,
+            bid=action.tricks,
+            trump=trump,
+            honours=honours,
+            trump_count=count,
+        )
     everyone_passed = sum(1 for _s, b in obs.calls if b is None) == 3 and not obs.high_bid
     lowest = min((a.tricks for a in obs.legal if isinstance(a, Bid)), default=None)
     if everyone_passed and rules.all_pass == "dealer-forced":
-        return Hint(action, "pass-forced", tricks=choice.mean, chance=choice.make,
-                    bid=rules.forced_bid, trump=trump, honours=honours, trump_count=count)
+        return Hint(
+            action,
+            "pass-forced",
+            tricks=choice.mean,
+            chance=choice.make,
+            bid=rules.forced_bid,
+            trump=trump,
+            honours=honours,
+            trump_count=count,
+        )
     make = None
     if lowest is not None:
         make = bid_value(rules, choice.mean, model_for(rules).sd, lowest)[1]
-    return Hint(action, "pass", tricks=choice.mean, chance=make, bid=lowest, trump=trump,
-                honours=honours, trump_count=count)
+    return Hint(
+        action,
+        "pass",
+        tricks=choice.mean,
+        chance=make,
+        bid=lowest,
+        trump=trump,
+        honours=honours,
+        trump_count=count,
+    )
 
 
 def _play_hint(obs: Observation, bot: HardPlayer) -> Hint:
     assert obs.hand is not None and obs.contract is not None and obs.trump is not None
     holder_side = obs.contract.seat == obs.seat or (
-        obs.rules.partnership and obs.contract.seat == (obs.seat + 2) % 4)
+        obs.rules.partnership and obs.contract.seat == (obs.seat + 2) % 4
+    )
     if len(obs.legal) == 1:
         action = obs.legal[0]
         assert isinstance(action, Play)
@@ -165,9 +204,18 @@ def _play_hint(obs: Observation, bot: HardPlayer) -> Hint:
             kind = "duck"
         else:
             kind = "discard"
-    return Hint(PLAYS[card], kind, tricks=analysis.side_tricks, chance=analysis.make_chance,
-                card=card, trump=obs.trump, margin=margin, worlds=analysis.worlds,
-                holder_side=holder_side, bid=obs.contract.bid)
+    return Hint(
+        PLAYS[card],
+        kind,
+        tricks=analysis.side_tricks,
+        chance=analysis.make_chance,
+        card=card,
+        trump=obs.trump,
+        margin=margin,
+        worlds=analysis.worlds,
+        holder_side=holder_side,
+        bid=obs.contract.bid,
+    )
 
 
 # --- English ---------------------------------------------------------------------
@@ -187,41 +235,56 @@ def format_hint_en(h: Hint) -> str:
     tricks = f"{h.tricks:.1f}" if h.tricks is not None else "?"
     if k in ("bid", "bid-forced", "pass", "pass-forced") and h.trump is not None:
         trump = f"{h.trump.english} as trump"
-        extra = f" — {_cards(h.honours)} and {h.trump_count} trumps" if h.honours else (
-            f" — {h.trump_count} trumps")
+        extra = (
+            f" — {_cards(h.honours)} and {h.trump_count} trumps"
+            if h.honours
+            else (f" — {h.trump_count} trumps")
+        )
         base = f"{trump}: about {tricks} tricks expected{extra}"
         if k == "bid":
             return f"Bid {h.bid}. {base}; bid {h.bid} makes {_pct(h.chance)} of the time."
         if k == "bid-forced":
-            return (f"Bid {h.bid}: as dealer you may not pass now. {base}; "
-                    f"{h.bid} makes {_pct(h.chance)} of the time.")
+            return (
+                f"Bid {h.bid}: as dealer you may not pass now. {base}; "
+                f"{h.bid} makes {_pct(h.chance)} of the time."
+            )
         if k == "pass-forced":
-            return (f"Pass and play the forced {h.bid}. {base}; "
-                    f"the forced {h.bid} makes {_pct(h.chance)} of the time.")
+            return (
+                f"Pass and play the forced {h.bid}. {base}; "
+                f"the forced {h.bid} makes {_pct(h.chance)} of the time."
+            )
         if h.bid is None:
             return f"Pass. {base}."
-        return (f"Pass. {base}, so even {h.bid} would make only {_pct(h.chance)} of the time.")
+        return f"Pass. {base}, so even {h.bid} would make only {_pct(h.chance)} of the time."
     if k in ("pass", "pass-forced"):
         return "Pass: no trump gives enough tricks."
     if k == "bid-blind":
-        return (f"Bid {h.bid} blind: an unseen hand averages about {tricks} tricks with its "
-                f"best trump; {h.bid} makes about {_pct(h.chance)} of the time.")
+        return (
+            f"Bid {h.bid} blind: an unseen hand averages about {tricks} tricks with its "
+            f"best trump; {h.bid} makes about {_pct(h.chance)} of the time."
+        )
     if k == "pass-blind":
         if h.bid is None:
             return f"Pass: an unseen hand averages only about {tricks} tricks."
-        return (f"Pass: an unseen hand averages about {tricks} tricks with its best trump, "
-                f"so {h.bid} would make only about {_pct(h.chance)} of the time.")
+        return (
+            f"Pass: an unseen hand averages about {tricks} tricks with its best trump, "
+            f"so {h.bid} would make only about {_pct(h.chance)} of the time."
+        )
     if k == "trump":
         assert h.trump is not None
         honours = f" — {_cards(h.honours)} and" if h.honours else " —"
-        return (f"{h.trump.english} as trump: about {tricks} tricks expected{honours} "
-                f"{h.trump_count} trumps; your {h.bid} makes {_pct(h.chance)} of the time.")
+        return (
+            f"{h.trump.english} as trump: about {tricks} tricks expected{honours} "
+            f"{h.trump_count} trumps; your {h.bid} makes {_pct(h.chance)} of the time."
+        )
     card = card_label(h.card) if h.card is not None else "?"
     if k == "only":
         return f"Play {card}: it is your only legal card."
     goal = "make the contract" if h.holder_side else "beat the contract"
-    outlook = (f"Your side expects about {tricks} tricks and should {goal} "
-               f"{_pct(h.chance)} of the time ({h.worlds} simulated deals).")
+    outlook = (
+        f"Your side expects about {tricks} tricks and should {goal} "
+        f"{_pct(h.chance)} of the time ({h.worlds} simulated deals)."
+    )
     if k == "draw-trumps":
         return f"Lead {card} to draw the others' trumps. {outlook}"
     if k == "cash":
@@ -243,8 +306,7 @@ def _suit_word(card: int | None) -> str:
     return Suit(card // 13).english[:-1].lower()
 
 
-def hint_text(observation: Observation, budget: float = 0.25, seed: int = 0) -> tuple[
-        Action, str]:
+def hint_text(observation: Observation, budget: float = 0.25, seed: int = 0) -> tuple[Action, str]:
     """``(action, English reason)`` for the seat to act."""
     h = hint(observation, budget, seed)
     return h.action, format_hint_en(h)

@@ -45,8 +45,9 @@ class Knowledge:
         return bool(self.possible[seat] & cards)
 
 
-def _broken_after(rules: Rules, broken: bool, led_trump: bool, card_is_trump: bool,
-                  first: bool) -> bool:
+def _broken_after(
+    rules: Rules, broken: bool, led_trump: bool, card_is_trump: bool, first: bool
+) -> bool:
     if broken or not card_is_trump:
         return broken
     if rules.trump_lead == "after-trump-played":
@@ -85,8 +86,9 @@ def exclusions(obs: Observation) -> list[CardMask]:
             card = cards[i]
             is_trump = bool(tmask >> card & 1)
             if card // 13 == led_suit:
-                duty = not (trump_high >= 0 and not rules.overtake_when_trumped
-                            and not led_is_trump)
+                duty = not (
+                    trump_high >= 0 and not rules.overtake_when_trumped and not led_is_trump
+                )
                 if duty and card < led_high:
                     excluded[seat] |= ABOVE[led_high]
                 if card > led_high:
@@ -135,9 +137,7 @@ def infer(obs: Observation) -> Knowledge:
     )
 
 
-def sample_hands(
-    know: Knowledge, rng: random.Random, tries: int = 60
-) -> list[CardMask] | None:
+def sample_hands(know: Knowledge, rng: random.Random, tries: int = 60) -> list[CardMask] | None:
     """Four hands consistent with ``know``, drawn at random (``None`` if none found).
 
     Cards that only one seat may hold go there; the rest are dealt one by one,
@@ -213,7 +213,7 @@ def sample_unconstrained(know: Knowledge, rng: random.Random) -> list[CardMask]:
     for s in range(4):
         if s == know.seat:
             continue
-        for c in cards[i:i + know.sizes[s]]:
+        for c in cards[i : i + know.sizes[s]]:
             hands[s] |= 1 << c
         i += know.sizes[s]
     return hands

@@ -23,8 +23,11 @@ from batak.rules import Rules
 LEAD_AFTER_TRUMP = 0
 LEAD_AFTER_RUFF = 1
 LEAD_FREE = 2
-_LEAD_CODES = {"after-trump-played": LEAD_AFTER_TRUMP, "after-ruff": LEAD_AFTER_RUFF,
-               "free": LEAD_FREE}
+_LEAD_CODES = {
+    "after-trump-played": LEAD_AFTER_TRUMP,
+    "after-ruff": LEAD_AFTER_RUFF,
+    "free": LEAD_FREE,
+}
 _RANK_ORDER = tuple(c % 13 for c in range(52))
 
 
@@ -43,16 +46,25 @@ class Table:
 
     @classmethod
     def of(cls, rules: Rules, trump: int, holder: int, bid: int) -> Table:
-        return cls(rules, trump, SUIT_MASKS[trump], holder, bid, _LEAD_CODES[rules.trump_lead],
-                   rules.overtake_when_trumped, rules.partnership)
+        return cls(
+            rules,
+            trump,
+            SUIT_MASKS[trump],
+            holder,
+            bid,
+            _LEAD_CODES[rules.trump_lead],
+            rules.overtake_when_trumped,
+            rules.partnership,
+        )
 
     def friend(self, seat: int) -> int:
         """The partner in partnerships, else the seat itself."""
         return (seat + 2) % 4 if self.partnership else seat
 
 
-def utility_table(rules: Rules, holder: int, bid: int) -> Callable[[Sequence[int]], tuple[
-        float, float, float, float]]:
+def utility_table(
+    rules: Rules, holder: int, bid: int
+) -> Callable[[Sequence[int]], tuple[float, float, float, float]]:
     """A cached function: final tricks won → each seat's utility.
 
     A seat's utility is its deal score minus the mean of the other three
@@ -77,8 +89,9 @@ def utility_table(rules: Rules, holder: int, bid: int) -> Callable[[Sequence[int
     return util
 
 
-def legal_mask(hand: CardMask, trick: Sequence[int], tmask: CardMask, broken: bool,
-               overtake: bool) -> CardMask:
+def legal_mask(
+    hand: CardMask, trick: Sequence[int], tmask: CardMask, broken: bool, overtake: bool
+) -> CardMask:
     """The cards of ``hand`` that may be played to ``trick`` (as in the engine)."""
     if not trick:
         if not broken:
@@ -206,7 +219,7 @@ def policy_card(
         if not beaten:
             return cheapest(legal, tmask)
     holder = table.holder
-    if (has_trick and not table.partnership and seat != holder and win_seat != holder):
+    if has_trick and not table.partnership and seat != holder and win_seat != holder:
         # Another defender is winning: let it, unless the holder (still to play) can beat it.
         k = (holder - leader) % 4
         if k < n or not _can_beat(poss[holder], best, led_mask, tmask):
@@ -263,8 +276,9 @@ def _can_beat(qposs: CardMask, x: int, led_mask: CardMask, tmask: CardMask) -> b
     return bool(qposs & tmask)
 
 
-def _lead(table: Table, seat: int, hand: CardMask, poss: Sequence[CardMask], legal: CardMask,
-          friend: int) -> int:
+def _lead(
+    table: Table, seat: int, hand: CardMask, poss: Sequence[CardMask], legal: CardMask, friend: int
+) -> int:
     tmask = table.tmask
     outstanding = 0
     opp_trumps = 0
@@ -349,21 +363,31 @@ def rollout(
         if not hand:
             return won
         legal = legal_mask(hand, trick, tmask, broken, overtake)
-        card = policy_card(table, seat, hand, hands, trick, leader, broken, legal,
-                           won[seat] > 0)
+        card = policy_card(table, seat, hand, hands, trick, leader, broken, legal, won[seat] > 0)
         leader, broken = play_one(table, hands, trick, leader, broken, won, card)
 
 
-def play_one(table: Table, hands: list[CardMask], trick: list[int], leader: int, broken: bool,
-             won: list[int], card: int) -> tuple[int, bool]:
+def play_one(
+    table: Table,
+    hands: list[CardMask],
+    trick: list[int],
+    leader: int,
+    broken: bool,
+    won: list[int],
+    card: int,
+) -> tuple[int, bool]:
     """Play ``card`` for the seat to act; returns the new (leader, broken)."""
     tmask = table.tmask
     n = len(trick)
     seat = (leader + n) % 4
     hands[seat] &= ~(1 << card)
-    if not broken and tmask >> card & 1 and (
-        table.lead_rule == LEAD_AFTER_TRUMP or (n and table.lead_rule == LEAD_AFTER_RUFF
-                                                and not tmask >> trick[0] & 1)
+    if (
+        not broken
+        and tmask >> card & 1
+        and (
+            table.lead_rule == LEAD_AFTER_TRUMP
+            or (n and table.lead_rule == LEAD_AFTER_RUFF and not tmask >> trick[0] & 1)
+        )
     ):
         broken = True
     trick.append(card)
@@ -400,15 +424,22 @@ class Solver:
 
     __slots__ = ("nodes", "table", "tt", "util")
 
-    def __init__(self, table: Table,
-                 util: Callable[[Sequence[int]], tuple[float, float, float, float]]) -> None:
+    def __init__(
+        self, table: Table, util: Callable[[Sequence[int]], tuple[float, float, float, float]]
+    ) -> None:
         self.table = table
         self.util = util
         self.tt: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.nodes = 0
 
-    def solve(self, hands: list[CardMask], trick: list[int], leader: int, broken: bool,
-              won: tuple[int, ...]) -> tuple[int, ...]:
+    def solve(
+        self,
+        hands: list[CardMask],
+        trick: list[int],
+        leader: int,
+        broken: bool,
+        won: tuple[int, ...],
+    ) -> tuple[int, ...]:
         """The final tricks won from this position with best play by all."""
         self.nodes += 1
         table = self.table
@@ -433,9 +464,13 @@ class Solver:
         for card in cands:
             hands[seat] = hand & ~(1 << card)
             nb = broken
-            if not nb and tmask >> card & 1 and (
-                table.lead_rule == LEAD_AFTER_TRUMP or (
-                    n and table.lead_rule == LEAD_AFTER_RUFF and not tmask >> trick[0] & 1)
+            if (
+                not nb
+                and tmask >> card & 1
+                and (
+                    table.lead_rule == LEAD_AFTER_TRUMP
+                    or (n and table.lead_rule == LEAD_AFTER_RUFF and not tmask >> trick[0] & 1)
+                )
             ):
                 nb = True
             trick.append(card)

@@ -34,12 +34,39 @@ def test_arena_figures() -> None:
 
 
 def test_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["arena", "--candidate", "easy", "--baseline", "random", "--deals", "2",
-                 "--preset", "standard", "--seed", "5"])
+    code = main(
+        [
+            "arena",
+            "--candidate",
+            "easy",
+            "--baseline",
+            "random",
+            "--deals",
+            "2",
+            "--preset",
+            "standard",
+            "--seed",
+            "5",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "mean score diff per seat-deal" in out
-    code = main(["arena", "--candidate", "hard", "--baseline", "easy", "--deals", "1",
-                 "--budget", "0.003", "--play-only", "--jobs", "1"])
+    code = main(
+        [
+            "arena",
+            "--candidate",
+            "hard",
+            "--baseline",
+            "easy",
+            "--deals",
+            "1",
+            "--budget",
+            "0.003",
+            "--play-only",
+            "--jobs",
+            "1",
+        ]
+    )
     assert code == 0
     assert "play-only" in capsys.readouterr().out

@@ -36,8 +36,9 @@ def test_inferences_are_sound_and_samples_fit(name: str) -> None:
             deal.apply(players[seat].choose(obs))
 
 
-def _excluded(tricks: list[tuple[int, str]], rules_name: str = "standard",
-              trump: Suit = Suit.H) -> list[int]:
+def _excluded(
+    tricks: list[tuple[int, str]], rules_name: str = "standard", trump: Suit = Suit.H
+) -> list[int]:
     """The exclusions after some (made-up) tricks: (leader, "5S 3D ...")."""
     rules = preset(rules_name)
     deal = Deal.from_seed(rules, 1, 0)
@@ -48,8 +49,8 @@ def _excluded(tricks: list[tuple[int, str]], rules_name: str = "standard",
         deal.apply(TRUMPS[trump])
     obs = deal.observation(0)
     made = tuple(
-        Trick(leader, tuple(_card(c) for c in cards.split()), leader, ()) for leader, cards
-        in tricks
+        Trick(leader, tuple(_card(c) for c in cards.split()), leader, ())
+        for leader, cards in tricks
     )
     return exclusions(replace(obs, tricks=made))
 

@@ -26,8 +26,9 @@ def test_fuzz_legality(name: str) -> None:
     hard = make_player("hard", 0, budget=0.002)
     for d in range(16):
         deal = Deal.from_seed(rules, rng.randrange(1 << 40), d % 4)
-        drivers = [make_player(rng.choice(("random", "easy", "normal")), d * 4 + s)
-                   for s in range(4)]
+        drivers = [
+            make_player(rng.choice(("random", "easy", "normal")), d * 4 + s) for s in range(4)
+        ]
         checkers = [make_player("easy", d), make_player("normal", d)]
         step = 0
         while deal.phase is not Phase.DONE:
@@ -42,8 +43,13 @@ def test_fuzz_legality(name: str) -> None:
                 checked += 1
             if deal.phase is Phase.PLAY:
                 assert deal.trump is not None
-                mask = legal_mask(deal.hands[seat], deal.trick, 0x1FFF << (13 * deal.trump),
-                                  deal.trump_broken, rules.overtake_when_trumped)
+                mask = legal_mask(
+                    deal.hands[seat],
+                    deal.trick,
+                    0x1FFF << (13 * deal.trump),
+                    deal.trump_broken,
+                    rules.overtake_when_trumped,
+                )
                 assert mask == deal.legal_card_mask()
             deal.apply(drivers[seat].choose(obs))
             step += 1

@@ -16,15 +16,23 @@ def _endgame(rules_name: str, seed: int, cards: int) -> Deal:
     rules = preset(rules_name)
     deal = Deal.from_seed(rules, seed, 0)
     players = [make_player("normal", s) for s in range(4)]
-    while deal.phase is not Phase.PLAY or deal.trick or max(
-            h.bit_count() for h in deal.hands) > cards:
+    while (
+        deal.phase is not Phase.PLAY or deal.trick or max(h.bit_count() for h in deal.hands) > cards
+    ):
         seat = deal.to_act
         deal.apply(players[seat].choose(deal.observation(seat)))
     return deal
 
 
-def _naive(table: Table, util, hands: list[int], trick: list[int], leader: int,  # type: ignore[no-untyped-def]
-           broken: bool, won: list[int]) -> tuple[int, ...]:
+def _naive(
+    table: Table,
+    util,
+    hands: list[int],
+    trick: list[int],
+    leader: int,  # type: ignore[no-untyped-def]
+    broken: bool,
+    won: list[int],
+) -> tuple[int, ...]:
     """Plain max^n over every legal card, no table, no equivalences."""
     n = len(trick)
     seat = (leader + n) % 4
@@ -66,10 +74,10 @@ def test_solver_matches_plain_search() -> None:
         util = utility_table(deal.rules, deal.contract.seat, deal.contract.bid)
         solver = Solver(table, util)
         seat = deal.to_act
-        fast = solver.solve(list(deal.hands), [], seat, deal.trump_broken,
-                            tuple(deal.tricks_won))
-        slow = _naive(table, util, list(deal.hands), [], seat, deal.trump_broken,
-                      list(deal.tricks_won))
+        fast = solver.solve(list(deal.hands), [], seat, deal.trump_broken, tuple(deal.tricks_won))
+        slow = _naive(
+            table, util, list(deal.hands), [], seat, deal.trump_broken, list(deal.tricks_won)
+        )
         assert sum(fast) == 13
         # Equivalent cards may change who ends with which trick only among equal choices.
         assert _value(util, seat, fast) == _value(util, seat, slow)

@@ -36,8 +36,13 @@ def test_defaults_and_overrides() -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("DEV_GUILD_ID", "abc"), ("LOG_LEVEL", "LOUD"), ("BOT_DELAY_SECONDS", "-1"),
-     ("MAX_TIMEOUTS", "0"), ("TABLE_EDIT_INTERVAL_SECONDS", "soon")],
+    [
+        ("DEV_GUILD_ID", "abc"),
+        ("LOG_LEVEL", "LOUD"),
+        ("BOT_DELAY_SECONDS", "-1"),
+        ("MAX_TIMEOUTS", "0"),
+        ("TABLE_EDIT_INTERVAL_SECONDS", "soon"),
+    ],
 )
 def test_bad_values_name_the_setting(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):

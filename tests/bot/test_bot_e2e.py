@@ -169,8 +169,9 @@ async def test_stale_doubled_and_forged_clicks() -> None:
             await d.wait_response(rec)
             assert any("not valid" in f.text() for f in rec.followups)
             # Bob (not seated) clicking Show hand gets a polite refusal.
-            rec = await d.click(bob, table, one_button(d.message(table.id), ":show"),
-                                wait="response")
+            rec = await d.click(
+                bob, table, one_button(d.message(table.id), ":show"), wait="response"
+            )
             assert not rec.failed
             clean_run(d, bot)
 
@@ -225,8 +226,6 @@ async def test_daily_match_is_private_and_once_a_day() -> None:
             texts = " ".join(m.text() for m in [board.response, *board.followups] if m)
             assert "Alice" in texts or "alice" in texts
             clean_run(d, bot)
-
-
 
 
 async def test_full_match_of_four_people_without_leaks() -> None:

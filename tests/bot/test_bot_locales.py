@@ -63,8 +63,9 @@ def test_catalogue_has_exactly_the_english_keys(lang: str) -> None:
 @pytest.mark.parametrize("lang", EXPECTED)
 def test_placeholders_match_english(lang: str) -> None:
     data = raw(lang)
-    wrong = [k for k, en in ENGLISH.items()
-             if not k.startswith("_") and fields(data[k]) != fields(en)]
+    wrong = [
+        k for k, en in ENGLISH.items() if not k.startswith("_") and fields(data[k]) != fields(en)
+    ]
     assert wrong == []
 
 
@@ -113,8 +114,14 @@ def test_game_words_stay() -> None:
         assert "Batak" in cat["cmd.rules"]
         for preset, name in (("esli", "Eşli"), ("koz-maca", "Koz Maça"), ("kanli", "Kanlı")):
             assert cat[f"preset.{preset}"].startswith(name), (lang, preset)
-    words = {"de": "Trumpf", "pt": "trunfo", "es": "triunfo", "fr": "atout", "uk": "козир",
-             "sw": "turufu"}
+    words = {
+        "de": "Trumpf",
+        "pt": "trunfo",
+        "es": "triunfo",
+        "fr": "atout",
+        "uk": "козир",
+        "sw": "turufu",
+    }
     for lang, word in words.items():
         assert word.lower() in catalogues()[lang]["rules.trump"].lower()
 
@@ -173,8 +180,14 @@ def _kinds() -> tuple[Sample, ...]:
 
 
 def test_the_samples_cover_every_kind() -> None:
-    assert {s.kind for s in _kinds()} >= {"table", "auction", "deal", "match", "hand",
-                                           "leaderboard"}
+    assert {s.kind for s in _kinds()} >= {
+        "table",
+        "auction",
+        "deal",
+        "match",
+        "hand",
+        "leaderboard",
+    }
 
 
 @pytest.mark.parametrize("lang", EXPECTED)

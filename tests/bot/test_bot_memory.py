@@ -46,6 +46,4 @@ async def test_a_released_hand_view_leaves_discord_py_nothing_to_keep() -> None:
 
 
 def _timeout_tasks() -> list[asyncio.Task[object]]:
-    return [
-        t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro()) and not t.done()
-    ]
+    return [t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro()) and not t.done()]

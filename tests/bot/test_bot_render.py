@@ -24,10 +24,24 @@ ROOT = Path(__file__).resolve().parents[2]
 def fake_table(match: Match | None, status: str = "playing") -> Table:
     seats = (Seat.human(1, "Alice"), Seat.bot("easy"), Seat.human(3, "Carol"), Seat.bot("hard"))
     game = Game(
-        id=7, guild_id=1, channel_id=2, thread_id=None, host_id=1, kind="table", status=status,
-        phase="play", move=0, to_act=None, settings={"language": "en", "pace": "live"},
-        seats=seats, snapshot=None, snapshot_move=None, table_message_id=None,
-        created_at="", updated_at="", finished_at=None,
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        thread_id=None,
+        host_id=1,
+        kind="table",
+        status=status,
+        phase="play",
+        move=0,
+        to_act=None,
+        settings={"language": "en", "pace": "live"},
+        seats=seats,
+        snapshot=None,
+        snapshot_move=None,
+        table_message_id=None,
+        created_at="",
+        updated_at="",
+        finished_at=None,
     )
     rules = match.rules if match is not None else preset("standard")
     return Table(game=game, match=match, rules=rules)
@@ -105,12 +119,14 @@ def test_catalogues_are_complete_and_every_key_used_exists() -> None:
     used |= set(re.findall(r"""ServiceError\(\s*"([a-z_.]+)\"""", source))
     used |= set(re.findall(r"""\bls\([^()]*?"([a-z_.\-]+)"\)""", source))
     assert used, "the scan found nothing"
-    dynamic = {f"{p}.{v}" for p in ("preset",) for v in
-               ("standard", "classic", "esli", "koz-maca", "kanli")}
+    dynamic = {
+        f"{p}.{v}"
+        for p in ("preset",)
+        for v in ("standard", "classic", "esli", "koz-maca", "kanli")
+    }
     dynamic |= {f"level.{v}" for v in ("easy", "normal", "hard")}
     dynamic |= {f"pace.{v}" for v in ("live", "async")}
-    dynamic |= {"period.all", "period.month", "leaderboard.title_rating",
-                "leaderboard.title_wins"}
+    dynamic |= {"period.all", "period.month", "leaderboard.title_rating", "leaderboard.title_wins"}
     dynamic |= {f"rules.trump_lead.{v}" for v in ("after-trump-played", "after-ruff", "free")}
     dynamic |= {f"rules.scoring.{v}" for v in ("tens", "tricks")}
     missing = sorted(k for k in used | dynamic if k not in en)

@@ -254,7 +254,10 @@ async def test_restart_restores_the_table_and_play_continues(tmp_path: Path) -> 
         seat = again.match.to_act
         assert seat is not None
         await service2.act(
-            table.id, user_at(again, seat), seat, again.match.move_number,
+            table.id,
+            user_at(again, seat),
+            seat,
+            again.match.move_number,
             again.match.legal_actions()[0],
         )
         assert again.match.move_number == len(moves) + 1
@@ -318,8 +321,9 @@ async def test_rematch_seats_the_same_people(env: Any) -> None:
         if table.seats[seat].is_bot:
             await timers.advance(1.5)
             continue
-        await service.act(table.id, user_at(table, seat), seat, match.move_number,
-                          match.legal_actions()[0])
+        await service.act(
+            table.id, user_at(table, seat), seat, match.move_number, match.legal_actions()[0]
+        )
     with pytest.raises(ServiceError):
         await service.rematch(table.id, DAVE)  # no longer seated
     again = await service.rematch(table.id, BOB, "Bob")

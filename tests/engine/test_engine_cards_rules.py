@@ -57,12 +57,22 @@ def test_suit_parsing() -> None:
 PRESET_TABLE = {
     # option: standard, classic, esli, koz-maca, kanli  (rules.md, "Presets")
     "min_bid": (5, 4, 7, 5, 5),
-    "all_pass": ("dealer-forced", "dealer-must-bid", "dealer-must-bid", "dealer-forced",
-                 "dealer-forced"),
+    "all_pass": (
+        "dealer-forced",
+        "dealer-must-bid",
+        "dealer-must-bid",
+        "dealer-forced",
+        "dealer-forced",
+    ),
     "forced_bid": (4, None, None, 4, 4),
     "scoring": ("tens", "tricks", "tricks", "tens", "tens"),
-    "trump_lead": ("after-trump-played", "after-ruff", "after-ruff", "after-trump-played",
-                   "after-trump-played"),
+    "trump_lead": (
+        "after-trump-played",
+        "after-ruff",
+        "after-ruff",
+        "after-trump-played",
+        "after-trump-played",
+    ),
     "overtake_when_trumped": (False, True, True, False, False),
     "partnership": (False, False, True, False, False),
     "fixed_trump": (None, None, None, Suit.S, None),

@@ -39,15 +39,20 @@ def test_seeds_are_deterministic_and_platform_independent() -> None:
     # Golden values: these must never change, or every stored daily deal would.
     assert sorted(shuffled_deck(123)) == list(range(52))
     hands = deal_hands(2026)
-    assert sum(h.bit_count() for h in hands) == 52 and hands[0] | hands[1] | hands[2] | hands[
-        3] == (1 << 52) - 1
+    assert (
+        sum(h.bit_count() for h in hands) == 52
+        and hands[0] | hands[1] | hands[2] | hands[3] == (1 << 52) - 1
+    )
     assert deal_seed(1, 0) != deal_seed(1, 1) != deal_seed(2, 0)
     assert daily_seed(dt.date(2026, 11, 30), "guild-1") == daily_seed(
-        dt.datetime(2026, 11, 30, 23, 59, tzinfo=dt.UTC), "guild-1")
+        dt.datetime(2026, 11, 30, 23, 59, tzinfo=dt.UTC), "guild-1"
+    )
     assert daily_seed(dt.date(2026, 11, 30), "guild-1") != daily_seed(
-        dt.date(2026, 11, 30), "guild-2")
+        dt.date(2026, 11, 30), "guild-2"
+    )
     assert daily_seed(dt.date(2026, 12, 1), "guild-1") != daily_seed(
-        dt.date(2026, 11, 30), "guild-1")
+        dt.date(2026, 11, 30), "guild-1"
+    )
     actual = (shuffled_deck(7)[:8], deal_seed(7, 3), daily_seed(dt.date(2026, 1, 1), "x"))
     assert actual == GOLDEN
 
@@ -232,8 +237,21 @@ def test_cli_selfplay_writes_records(tmp_path: object, capsys: pytest.CaptureFix
     from pathlib import Path
 
     out = Path(str(tmp_path)) / "deals.jsonl"
-    code = cli_main(["selfplay", "--deals", "3", "--seed", "4", "--preset", "koz-maca",
-                     "--players", "random,easy,random,easy", "--out", str(out)])
+    code = cli_main(
+        [
+            "selfplay",
+            "--deals",
+            "3",
+            "--seed",
+            "4",
+            "--preset",
+            "koz-maca",
+            "--players",
+            "random,easy,random,easy",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     deals = loads(out.read_text(encoding="utf-8"))
     assert len(deals) == 3 and all(d.rules.fixed_trump is not None for d in deals)

@@ -80,9 +80,7 @@ def test_trumped_trick_exception_any_card_of_the_led_suit() -> None:
 
 
 def test_trumped_trick_opposite_must_still_go_higher() -> None:
-    deal = position(
-        ["2D 3D", "4D 5D", "3S KS 6D", "9D TD JD"], "9S 2H", rules=preset("classic")
-    )
+    deal = position(["2D 3D", "4D 5D", "3S KS 6D", "9D TD JD"], "9S 2H", rules=preset("classic"))
     assert legal(deal) == {"KS"}
 
 
@@ -137,8 +135,10 @@ def test_trump_may_be_led_once_broken() -> None:
 
 
 def test_trump_lead_free() -> None:
-    deal = position(["2H AS KD", "2S 3S 4S", "5S 6S 7S", "8S 9S TS"],
-                    rules=preset("standard", trump_lead="free"))
+    deal = position(
+        ["2H AS KD", "2S 3S 4S", "5S 6S 7S", "8S 9S TS"],
+        rules=preset("standard", trump_lead="free"),
+    )
     assert legal(deal) == {"2H", "AS", "KD"}
     assert deal.trump_broken
 

@@ -71,8 +71,11 @@ def test_random_deals_keep_every_invariant(
 
 
 @settings(max_examples=15, deadline=None)
-@given(name=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 10**9),
-       choices=st.randoms(use_true_random=False))
+@given(
+    name=st.sampled_from(PRESET_NAMES),
+    seed=st.integers(0, 10**9),
+    choices=st.randoms(use_true_random=False),
+)
 def test_random_matches_add_up(name: str, seed: int, choices: object) -> None:
     match = Match(preset(name, deals=2), seed)
     while not match.is_over:

@@ -34,8 +34,13 @@ def decode(png: bytes) -> Image.Image:
 
 
 def test_table_view_matches_the_engine_mid_trick() -> None:
-    m = play_until("standard", 21, lambda x: x.deal.phase.value == "play"
-                   and len(x.deal.tricks) >= 3 and len(x.deal.trick) == 2)
+    m = play_until(
+        "standard",
+        21,
+        lambda x: (
+            x.deal.phase.value == "play" and len(x.deal.tricks) >= 3 and len(x.deal.trick) == 2
+        ),
+    )
     deal = m.deal
     assert deal.contract is not None
     for viewer in range(4):

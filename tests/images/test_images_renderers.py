@@ -46,8 +46,13 @@ def close(p: tuple[int, int, int], q: tuple[int, int, int], tol: int = 12) -> bo
 
 @pytest.mark.parametrize("names", [UKRAINIAN, *HOSTILE_SETS])
 def test_auction(names: tuple[str, ...]) -> None:
-    view = AuctionView(players(names), dealer=3, calls=((0, 5), (1, None), (2, 6), (3, None),
-                                                        (0, 7)), to_act=2, min_bid=5)
+    view = AuctionView(
+        players(names),
+        dealer=3,
+        calls=((0, 5), (1, None), (2, 6), (3, None), (0, 7)),
+        to_act=2,
+        min_bid=5,
+    )
     assert view.high == (0, 7)
     assert view.passed(1) and not view.passed(2)
     for theme in ("dark", "light"):
@@ -59,24 +64,38 @@ def test_auction_empty_and_finished() -> None:
     empty = AuctionView(players(UKRAINIAN), dealer=0, to_act=1)
     assert empty.high is None
     decode(render_auction(empty))
-    done = AuctionView(players(UKRAINIAN), dealer=0, calls=((1, 13),), to_act=None,
-                       contract=ContractView(1, 13))
+    done = AuctionView(
+        players(UKRAINIAN), dealer=0, calls=((1, 13),), to_act=None, contract=ContractView(1, 13)
+    )
     decode(render_auction(done))
 
 
 @pytest.mark.parametrize("names", [UKRAINIAN, *HOSTILE_SETS])
 def test_deal_summary(names: tuple[str, ...]) -> None:
-    view = DealSummaryView(players(names), ContractView(2, 4, True, "D"), (4, 3, 3, 3),
-                           (1, 1, 4, 1), (13, 12, -40, 12), (66, -8, 21, 43))
+    view = DealSummaryView(
+        players(names),
+        ContractView(2, 4, True, "D"),
+        (4, 3, 3, 3),
+        (1, 1, 4, 1),
+        (13, 12, -40, 12),
+        (66, -8, 21, 43),
+    )
     assert view.made(2) is False and view.made(0) is True
     im = decode(render_deal_summary(view))
     assert im.size[0] == 960
 
 
 def test_deal_summary_partnership_pools_tricks() -> None:
-    view = DealSummaryView(players(UKRAINIAN), ContractView(1, 7, False, "S"), (2, 4, 4, 3),
-                           (1, 7, 1, 7), (6, 7, 6, 7), (6, 7, 6, 7), partnership=True,
-                           preset="esli")
+    view = DealSummaryView(
+        players(UKRAINIAN),
+        ContractView(1, 7, False, "S"),
+        (2, 4, 4, 3),
+        (1, 7, 1, 7),
+        (6, 7, 6, 7),
+        (6, 7, 6, 7),
+        partnership=True,
+        preset="esli",
+    )
     assert view.team_tricks(1) == 7 and view.made(3) is True
     decode(render_deal_summary(view, "light"))
 
@@ -85,8 +104,13 @@ def test_deal_summary_partnership_pools_tricks() -> None:
 def test_match_result(deals: int) -> None:
     rows = tuple((10 + i, -40, 12, 11) for i in range(deals))
     totals = tuple(sum(r[s] for r in rows) for s in range(4))
-    view = MatchResultView(players(HOSTILE), rows, (totals[0], totals[1], totals[2], totals[3]),
-                           winners=(0,) if deals else (), deal_count=8)
+    view = MatchResultView(
+        players(HOSTILE),
+        rows,
+        (totals[0], totals[1], totals[2], totals[3]),
+        winners=(0,) if deals else (),
+        deal_count=8,
+    )
     im = decode(render_match_result(view))
     assert im.width == 960 and im.height < 1400
 
@@ -115,8 +139,10 @@ def test_hand_without_legal_set_and_empty() -> None:
 
 
 def test_leaderboard_ten_rows_and_limits() -> None:
-    rows = tuple(LeaderboardRow(i + 1, n, 1500 - i, 10 - i, 20) for i, n in
-                 enumerate([*HOSTILE, *MORE_HOSTILE, *LONG[:2]]))
+    rows = tuple(
+        LeaderboardRow(i + 1, n, 1500 - i, 10 - i, 20)
+        for i, n in enumerate([*HOSTILE, *MORE_HOSTILE, *LONG[:2]])
+    )
     assert len(rows) == 10
     for theme in (DARK, LIGHT):
         im = decode(render_leaderboard(LeaderboardView(rows, highlight_rank=4), theme))

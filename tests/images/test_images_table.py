@@ -143,8 +143,7 @@ def test_every_phase_renders() -> None:
     for phase, to_act in (("auction", 2), ("trump", 1), ("play", 0), ("done", None)):
         view = base_view(phase=phase, to_act=to_act, calls=((1, 6), (2, None)))
         if phase in ("auction", "trump"):
-            view = replace(view, contract=None if phase == "auction" else view.contract,
-                           trick=None)
+            view = replace(view, contract=None if phase == "auction" else view.contract, trick=None)
         assert decode(render_table(view)).size == (W, H)
 
 
