@@ -7,9 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from data import DEFAULT_PATH
+
 from .service import ServiceConfig
 
-DEFAULT_DATABASE = "data/batak.sqlite3"
+DEFAULT_DATABASE = str(DEFAULT_PATH)  # the data layer owns the default
 
 NO_TOKEN_MESSAGE = """\
 DISCORD_TOKEN is not set, so batak-bot cannot log in.

@@ -7,6 +7,8 @@ standings (openskill ratings), daily results and server settings, on SQLite.
                                      to_act=2)
 """
 
+from .base import KEEP
+from .maintenance import Housekeeping
 from .models import (
     BOT_LEVELS,
     LANGUAGES,
@@ -36,7 +38,7 @@ from .models import (
     user_key,
 )
 from .schema import LATEST_VERSION
-from .store import DEFAULT_PATH, KEEP, Store, default_path
+from .store import DEFAULT_PATH, Store, default_path
 
 __all__ = [
     "BOT_LEVELS",
@@ -54,6 +56,7 @@ __all__ = [
     "GameClosedError",
     "GameNotFoundError",
     "GuildSettings",
+    "Housekeeping",
     "InvalidSettingError",
     "MatchPlayer",
     "MatchSummary",

@@ -6,6 +6,8 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
+from dotenv import load_dotenv
+
 from .models import StoreError
 from .schema import LATEST_VERSION
 from .store import Store, default_path
@@ -17,11 +19,12 @@ USAGE = """usage: python -m data COMMAND
   info [PATH]      schema version and row counts of the database
   migrate [PATH]   create the database or bring it to the current schema
 
-PATH defaults to $DATABASE_PATH, else data/batak.sqlite3."""
+PATH defaults to $DATABASE_PATH, else batak.sqlite3 in the data/ package folder
+(the same default as the bot)."""
 
 
 async def _info(path: str | None, migrate_only: bool) -> None:
-    store = await Store.open(path)
+    store = await Store.open(path, housekeeping=None)
     try:
         print(f"{store.path}: schema version {store.schema_version} (code: {LATEST_VERSION})")
         if migrate_only:
@@ -47,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE)
         return 0 if args else 2
     cmd, rest = args[0], args[1:]
+    load_dotenv()  # the bot's .env, so both open the same DATABASE_PATH
     if cmd == "bench":
         from .bench import main as bench_main
 

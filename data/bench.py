@@ -21,8 +21,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from .matches import encode_records, placements_of, seat_stats
 from .models import Seat, bot_key, ordinal, user_key
-from .store import Store, encode_records, placements_of, seat_stats
+from .store import Store
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"

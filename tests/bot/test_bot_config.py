@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 from cogs.config import NO_TOKEN_MESSAGE, ConfigError, load_config
+from data import DEFAULT_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_defaults_and_overrides() -> None:
     cfg = load_config({"DISCORD_TOKEN": "abc"})
-    assert cfg.database_path == "data/batak.sqlite3"
+    assert cfg.database_path == str(DEFAULT_PATH)
     assert cfg.dev_guild_id is None and cfg.log_level == "INFO"
     assert cfg.turn_timeout is None and cfg.max_timeouts == 2
     cfg = load_config(

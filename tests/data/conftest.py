@@ -14,6 +14,6 @@ from store_clock import Clock
 
 @pytest.fixture
 async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "store.sqlite3", clock=clock)
+    s = await Store.open(tmp_path / "store.sqlite3", clock=clock, housekeeping=None)
     yield s
     await s.close()

@@ -11,7 +11,7 @@ import pytest
 
 from data import AlreadyRecordedError, GameClosedError, Seat, Store, bot_key, user_key
 from data.bench import STANDARD_RULES, engine_match, synthetic_record
-from data.store import placements_of, seat_stats
+from data.matches import placements_of, seat_stats
 
 from store_clock import Clock
 

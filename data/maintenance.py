@@ -1,0 +1,110 @@
+"""Housekeeping: purging old closed tables on a schedule, integrity checks.
+
+A running bot never needs the seats, action log and message ids of a table that
+closed weeks ago, so the store purges them by itself: ``Store.open`` starts a
+background task (see ``Housekeeping``) that runs ``purge_closed_games`` shortly
+after start-up and then once a day; ``Store.close`` stops it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Final
+
+from .base import StoreBase, _iso
+from .models import StoreError
+
+log = logging.getLogger("batak.data")
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Housekeeping:
+    """When the store purges closed tables by itself.
+
+    ``keep_closed_days``: a finished or cancelled table is deleted (with its seats,
+    log and message ids; its match and daily result stay) this many days after it
+    closed. ``first_after_s``: the first purge, this long after the store opened (a
+    bot restarted daily still purges). ``every_s``: then once per this many seconds.
+    """
+
+    keep_closed_days: float = 30.0
+    every_s: float = 86_400.0
+    first_after_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not self.keep_closed_days > 0:
+            raise ValueError("keep_closed_days must be more than 0")
+        if not self.every_s > 0 or self.first_after_s < 0:
+            raise ValueError("every_s must be more than 0 and first_after_s at least 0")
+
+
+DAILY_HOUSEKEEPING: Final = Housekeeping()
+
+
+class MaintenanceStore(StoreBase):
+    _housekeeping_task: asyncio.Task[None] | None = None
+    housekeeping_runs: int = 0  # purges done by the background task (for logs and tests)
+
+    async def purge_closed_games(self, older_than_days: float = 30.0) -> int:
+        """Delete finished / cancelled tables closed more than ``older_than_days`` ago,
+        with their seats, action logs and message ids; returns how many.
+
+        Finished matches (with their deal records) and daily results stay: they
+        only lose the link to the deleted table.
+        """
+        cutoff = _iso(self._now() - timedelta(days=older_than_days))
+        async with self._tx() as db:
+            cur = await db.execute(
+                "DELETE FROM games WHERE status IN ('finished', 'cancelled') AND finished_at < ?",
+                (cutoff,),
+            )
+            return int(cur.rowcount)
+
+    async def integrity_check(self) -> str:
+        """``PRAGMA integrity_check``: 'ok', or SQLite's list of what is wrong."""
+        async with self._read():
+            return str(await self._scalar("PRAGMA integrity_check"))
+
+    # ------------------------------------------------------------------ the schedule
+    def _start_housekeeping(self, policy: Housekeeping, sleep: Sleep) -> None:
+        self._housekeeping_task = asyncio.get_running_loop().create_task(
+            self._housekeeping(policy, sleep), name=f"store housekeeping {self.path}"
+        )
+
+    async def _stop_housekeeping(self) -> None:
+        task, self._housekeeping_task = self._housekeeping_task, None
+        if task is None:
+            return
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # we are being cancelled ourselves, not just the housekeeping
+
+    async def _housekeeping(self, policy: Housekeeping, sleep: Sleep) -> None:
+        delay = policy.first_after_s
+        while True:
+            await sleep(delay)
+            delay = policy.every_s
+            try:
+                purged = await self.purge_closed_games(policy.keep_closed_days)
+            except (StoreError, sqlite3.Error):
+                # e.g. the disk is full: the bot keeps running, the next day tries again
+                log.exception("housekeeping of %s failed", self.path)
+                continue
+            self.housekeeping_runs += 1
+            if purged:
+                log.info(
+                    "housekeeping: purged %d table(s) closed over %g days ago",
+                    purged,
+                    policy.keep_closed_days,
+                )

@@ -1,0 +1,342 @@
+"""Finished matches: the match, its players and deal records, and the standings update
+that goes with it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from . import ratings
+from .base import (
+    StoreBase,
+    _dumps,
+    _iso,
+    _utc,
+)
+from .models import (
+    AlreadyRecordedError,
+    MatchPlayer,
+    MatchSummary,
+    Seat,
+)
+from .standings import _UPSERT_STANDING, _standing_rows
+
+
+# ----------------------------------------------------------------- records -> statistics
+def seat_stats(records: Sequence[Mapping[str, Any]], seat: int) -> dict[str, int]:
+    """Deals, summed deal score, contracts taken / made and times went down for one seat.
+
+    A contract is *taken* by the seat that holds it and *made* when the holder
+    (with its partner under partnership rules) took at least the bid. A seat
+    *went down* in a deal when its score for the deal was negative.
+    """
+    out = {"deals": 0, "score": 0, "taken": 0, "made": 0, "down": 0}
+    for rec in records:
+        score = int(rec["score"][seat])
+        out["deals"] += 1
+        out["score"] += score
+        if score < 0:
+            out["down"] += 1
+        contract = rec.get("contract")
+        if contract and contract.get("seat") == seat:
+            out["taken"] += 1
+            tricks = rec["tricks_won"]
+            took = tricks[seat]
+            if rec.get("rules", {}).get("partnership"):
+                took += tricks[(seat + 2) % 4]
+            if took >= int(contract["bid"]):
+                out["made"] += 1
+    return out
+
+
+def placements_of(
+    totals: Sequence[int], winners: Sequence[int] | None = None, *, partnership: bool = False
+) -> list[int]:
+    """Each seat's place: 1 for the winners, else 1 + the number of seats (with
+    partnerships: of sides) with a strictly higher total. Equal totals share a place."""
+    if winners is None:
+        best = max(totals)
+        winners = [s for s, t in enumerate(totals) if t == best]
+    win = set(winners)
+    sides = (0, 1) if partnership else range(len(totals))
+    return [
+        1 if s in win else max(2, 1 + sum(1 for u in sides if totals[u] > t))
+        for s, t in enumerate(totals)
+    ]
+
+
+def encode_records(records: Iterable[Mapping[str, Any]]) -> bytes:
+    return zlib.compress("".join(_dumps(r) + "\n" for r in records).encode(), 6)
+
+
+def decode_records(blob: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in zlib.decompress(blob).decode().splitlines() if line]
+
+
+class MatchStore(StoreBase):
+    async def record_match(
+        self,
+        guild_id: int,
+        seats: Sequence[Seat],
+        records: Sequence[Mapping[str, Any]],
+        *,
+        rules: Mapping[str, Any],
+        seed: int | None = None,
+        totals: Sequence[int] | None = None,
+        winners: Sequence[int] | None = None,
+        game_id: int | None = None,
+        finished_at: datetime | None = None,
+    ) -> MatchSummary:
+        """Store a finished match and update the server's standings, in one transaction.
+
+        ``records`` are the match's batak-deal/1 dicts in order; ``totals`` default to
+        the sum of their scores, ``winners`` (seats) to the seats with the best total.
+        Each seat's standings key is its person (also when a computer stood in for
+        them) or its computer level. With ``game_id`` the table is marked finished in
+        the same transaction; recording the same game twice raises AlreadyRecordedError.
+        """
+        if len(seats) != 4 or any(s.is_empty for s in seats):
+            raise ValueError("a finished match has four occupied seats")
+        if not records:
+            raise ValueError("a finished match has at least one deal")
+        if totals is None:
+            totals = [sum(int(r["score"][s]) for r in records) for s in range(4)]
+        if len(totals) != 4:
+            raise ValueError("four totals expected")
+        totals = [int(t) for t in totals]
+        partnership = bool(rules.get("partnership", False))
+        places = placements_of(totals, winners, partnership=partnership)
+        keys = [s.player_key for s in seats]
+        preset = str(rules.get("preset", "standard"))
+        when = self._now() if finished_at is None else _utc(finished_at)
+        at = _iso(when)
+        month = when.strftime("%Y-%m")
+        stats = [seat_stats(records, s) for s in range(4)]
+        blob = encode_records(records)
+
+        async with self._tx() as db:
+            if game_id is not None:
+                await self._open_row(game_id)
+            try:
+                cur = await db.execute(
+                    "INSERT INTO matches (guild_id, game_id, preset, rules, seed, partnership, "
+                    "deals, finished_at, month) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        game_id,
+                        preset,
+                        _dumps(dict(rules)),
+                        seed,
+                        int(partnership),
+                        len(records),
+                        at,
+                        month,
+                    ),
+                )
+            except sqlite3.IntegrityError as e:
+                raise AlreadyRecordedError(f"game {game_id} was already recorded") from e
+            match_id = cur.lastrowid
+            assert match_id is not None
+            await db.execute(
+                "INSERT INTO match_records (match_id, jsonl_z) VALUES (?, ?)", (match_id, blob)
+            )
+            uniq = sorted(set(keys))
+            marks = ", ".join("?" for _ in uniq)
+            async with db.execute(
+                f"SELECT player_key, mu, sigma FROM standings WHERE guild_id = ? "
+                f"AND period = 'all' AND player_key IN ({marks})",
+                (guild_id, *uniq),
+            ) as c:
+                prior = {r[0]: (float(r[1]), float(r[2])) for r in await c.fetchall()}
+            before = {k: prior.get(k, (ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)) for k in uniq}
+            after = ratings.rate_match(keys, places, before, partnership=partnership)
+
+            players = []
+            for s in range(4):
+                st = stats[s]
+                k = keys[s]
+                players.append(
+                    MatchPlayer(
+                        seat=s,
+                        player_key=k,
+                        user_id=seats[s].user_id,
+                        bot_level=None if seats[s].user_id is not None else seats[s].bot_level,
+                        total=totals[s],
+                        placement=places[s],
+                        won=places[s] == 1,
+                        deals=st["deals"],
+                        contracts_taken=st["taken"],
+                        contracts_made=st["made"],
+                        went_down=st["down"],
+                        mu_before=before[k][0],
+                        sigma_before=before[k][1],
+                        mu_after=after[k][0],
+                        sigma_after=after[k][1],
+                    )
+                )
+            await db.executemany(
+                "INSERT INTO match_players (match_id, seat, guild_id, player_key, user_id, "
+                "bot_level, total, placement, won, deals, contracts_taken, contracts_made, "
+                "went_down, mu_before, sigma_before, mu_after, sigma_after) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        match_id,
+                        p.seat,
+                        guild_id,
+                        p.player_key,
+                        p.user_id,
+                        p.bot_level,
+                        p.total,
+                        p.placement,
+                        int(p.won),
+                        p.deals,
+                        p.contracts_taken,
+                        p.contracts_made,
+                        p.went_down,
+                        p.mu_before,
+                        p.sigma_before,
+                        p.mu_after,
+                        p.sigma_after,
+                    )
+                    for p in players
+                ],
+            )
+            await db.executemany(_UPSERT_STANDING, _standing_rows(guild_id, month, at, players))
+            if game_id is not None:
+                await db.execute(
+                    "UPDATE games SET status = 'finished', to_act = NULL, finished_at = ?, "
+                    "updated_at = ? WHERE id = ?",
+                    (at, at, game_id),
+                )
+        return MatchSummary(
+            id=match_id,
+            guild_id=guild_id,
+            game_id=game_id,
+            preset=preset,
+            rules=dict(rules),
+            seed=seed,
+            partnership=partnership,
+            deals=len(records),
+            finished_at=at,
+            players=tuple(players),
+            records=tuple(dict(r) for r in records),
+        )
+
+    async def _match_summaries(
+        self, db: aiosqlite.Connection, match_ids: Sequence[int], with_records: bool
+    ) -> list[MatchSummary]:
+        if not match_ids:
+            return []
+        marks = ", ".join("?" for _ in match_ids)
+        async with db.execute(f"SELECT * FROM matches WHERE id IN ({marks})", match_ids) as cur:
+            rows = {r["id"]: r for r in await cur.fetchall()}
+        players: dict[int, list[MatchPlayer]] = {m: [] for m in match_ids}
+        async with db.execute(
+            f"SELECT * FROM match_players WHERE match_id IN ({marks}) ORDER BY match_id, seat",
+            match_ids,
+        ) as cur:
+            async for r in cur:
+                players[r["match_id"]].append(
+                    MatchPlayer(
+                        seat=r["seat"],
+                        player_key=r["player_key"],
+                        user_id=r["user_id"],
+                        bot_level=r["bot_level"],
+                        total=r["total"],
+                        placement=r["placement"],
+                        won=bool(r["won"]),
+                        deals=r["deals"],
+                        contracts_taken=r["contracts_taken"],
+                        contracts_made=r["contracts_made"],
+                        went_down=r["went_down"],
+                        mu_before=r["mu_before"],
+                        sigma_before=r["sigma_before"],
+                        mu_after=r["mu_after"],
+                        sigma_after=r["sigma_after"],
+                    )
+                )
+        records: dict[int, tuple[dict[str, Any], ...]] = {}
+        if with_records:
+            async with db.execute(
+                f"SELECT match_id, jsonl_z FROM match_records WHERE match_id IN ({marks})",
+                match_ids,
+            ) as cur:
+                async for r in cur:
+                    records[r[0]] = tuple(decode_records(r[1]))
+        out = []
+        for m in match_ids:
+            if m not in rows:
+                continue
+            r = rows[m]
+            out.append(
+                MatchSummary(
+                    id=m,
+                    guild_id=r["guild_id"],
+                    game_id=r["game_id"],
+                    preset=r["preset"],
+                    rules=json.loads(r["rules"]),
+                    seed=r["seed"],
+                    partnership=bool(r["partnership"]),
+                    deals=r["deals"],
+                    finished_at=r["finished_at"],
+                    players=tuple(players[m]),
+                    records=records.get(m) if with_records else None,
+                )
+            )
+        return out
+
+    async def get_match(self, match_id: int, *, with_records: bool = True) -> MatchSummary | None:
+        async with self._snapshot() as db:
+            found = await self._match_summaries(db, [match_id], with_records)
+        return found[0] if found else None
+
+    async def recent_matches(
+        self,
+        guild_id: int,
+        player_key: str | None = None,
+        *,
+        limit: int = 10,
+        before_id: int | None = None,
+        with_records: bool = False,
+    ) -> list[MatchSummary]:
+        """The server's (or one player's) latest finished matches, newest first.
+
+        ``player_key`` is ``user_key(user_id)`` or ``bot_key(level)``; ``before_id``
+        pages back; ``with_records`` adds the deal records (for a JSONL download).
+        """
+        upper = before_id if before_id is not None else 1 << 62
+        async with self._snapshot() as db:
+            if player_key is None:
+                sql = (
+                    "SELECT id FROM matches WHERE guild_id = ? AND id < ? ORDER BY id DESC LIMIT ?"
+                )
+                args: tuple[Any, ...] = (guild_id, upper, limit)
+            else:
+                sql = (
+                    "SELECT DISTINCT match_id FROM match_players WHERE guild_id = ? "
+                    "AND player_key = ? AND match_id < ? ORDER BY match_id DESC LIMIT ?"
+                )
+                args = (guild_id, player_key, upper, limit)
+            async with db.execute(sql, args) as cur:
+                ids = [r[0] for r in await cur.fetchall()]
+            return await self._match_summaries(db, ids, with_records)
+
+    async def match_records_jsonl(self, match_ids: Sequence[int]) -> str:
+        """The deal records of these matches as JSON Lines (batak-deal/1), in the given order."""
+        out: list[str] = []
+        async with self._read() as db:
+            for m in match_ids:
+                async with db.execute(
+                    "SELECT jsonl_z FROM match_records WHERE match_id = ?", (m,)
+                ) as cur:
+                    row = await cur.fetchone()
+                if row is not None:
+                    out.append(zlib.decompress(row[0]).decode())
+        return "".join(out)

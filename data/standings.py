@@ -1,0 +1,176 @@
+"""Per-server standings (openskill ratings, wins) for all time and per month."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from . import ratings
+from .base import (
+    ALL_TIME,
+    Row,
+    StoreBase,
+    _period,
+)
+from .models import (
+    MatchPlayer,
+    Standing,
+    ordinal,
+)
+
+_STANDING_COLS: Final = (
+    "guild_id, period, player_key, user_id, bot_level, matches, wins, deals, deal_score_sum, "
+    "contracts_taken, contracts_made, went_down, mu, sigma, ordinal, start_ordinal, last_match_at"
+)
+_UPSERT_STANDING: Final = (
+    f"INSERT INTO standings ({_STANDING_COLS}) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id, period, player_key) DO UPDATE SET "
+    "matches = matches + excluded.matches, wins = wins + excluded.wins, "
+    "deals = deals + excluded.deals, deal_score_sum = deal_score_sum + excluded.deal_score_sum, "
+    "contracts_taken = contracts_taken + excluded.contracts_taken, "
+    "contracts_made = contracts_made + excluded.contracts_made, "
+    "went_down = went_down + excluded.went_down, "
+    "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+    "last_match_at = max(last_match_at, excluded.last_match_at)"
+)
+
+
+def _standing_rows(
+    guild_id: int, month: str, at: str, players: Sequence[MatchPlayer]
+) -> list[tuple[Any, ...]]:
+    """Standings increments for the all-time and the month rows (one row per key and period)."""
+    agg: dict[str, list[Any]] = {}
+    for p in players:
+        a = agg.get(p.player_key)
+        if a is None:
+            a = agg[p.player_key] = [p.user_id, p.bot_level, 0, 0, 0, 0, 0, 0, 0, p]
+        a[2] += 1
+        a[3] += int(p.won)
+        a[4] += p.deals
+        a[5] += p.total
+        a[6] += p.contracts_taken
+        a[7] += p.contracts_made
+        a[8] += p.went_down
+    rows = []
+    initial = ordinal(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
+    for key, a in agg.items():
+        p = a[9]
+        new_ord = ordinal(p.mu_after, p.sigma_after)
+        old_ord = ordinal(p.mu_before, p.sigma_before)
+        for period in (ALL_TIME, month):
+            start = initial if period == ALL_TIME else old_ord
+            rows.append(
+                (
+                    guild_id,
+                    period,
+                    key,
+                    a[0],
+                    a[1],
+                    a[2],
+                    a[3],
+                    a[4],
+                    a[5],
+                    a[6],
+                    a[7],
+                    a[8],
+                    p.mu_after,
+                    p.sigma_after,
+                    new_ord,
+                    start,
+                    at,
+                )
+            )
+    return rows
+
+
+class StandingStore(StoreBase):
+    @staticmethod
+    def _standing(r: Row, rank: int | None = None) -> Standing:
+        return Standing(
+            guild_id=r["guild_id"],
+            period=r["period"],
+            player_key=r["player_key"],
+            user_id=r["user_id"],
+            bot_level=r["bot_level"],
+            matches=r["matches"],
+            wins=r["wins"],
+            deals=r["deals"],
+            deal_score_sum=r["deal_score_sum"],
+            contracts_taken=r["contracts_taken"],
+            contracts_made=r["contracts_made"],
+            went_down=r["went_down"],
+            mu=r["mu"],
+            sigma=r["sigma"],
+            rating=r["ordinal"],
+            start_rating=r["start_ordinal"],
+            last_match_at=r["last_match_at"],
+            rank=rank,
+        )
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        by: str = "rating",
+        period: str = ALL_TIME,
+        limit: int = 10,
+        offset: int = 0,
+        include_bots: bool = True,
+        min_matches: int = 1,
+    ) -> list[Standing]:
+        """The server's standings: ``by`` 'rating' or 'wins'; ``period`` 'all', 'month'
+        (this UTC month) or 'YYYY-MM'. In a month, ratings are as of each player's
+        last match of that month. Entries carry their 1-based ``rank``."""
+        per = _period(period, self._now())
+        order = {
+            "rating": "ordinal DESC, wins DESC, player_key",
+            "wins": "wins DESC, matches ASC, ordinal DESC, player_key",
+        }.get(by)
+        if order is None:
+            raise ValueError(f"by must be 'rating' or 'wins', not {by!r}")
+        bots = "" if include_bots else " AND user_id IS NOT NULL"
+        sql = (
+            f"SELECT * FROM standings WHERE guild_id = ? AND period = ? AND matches >= ?{bots} "
+            f"ORDER BY {order} LIMIT ? OFFSET ?"
+        )
+        async with (
+            self._read() as db,
+            db.execute(sql, (guild_id, per, min_matches, limit, offset)) as cur,
+        ):
+            rows = await cur.fetchall()
+        return [self._standing(r, offset + i + 1) for i, r in enumerate(rows)]
+
+    async def player_stats(
+        self, guild_id: int, player_key: str, *, period: str = ALL_TIME, include_bots: bool = True
+    ) -> Standing | None:
+        """One player's standing, or None. ``rank`` is its place on the leaderboard by
+        rating (the same ``include_bots`` choice)."""
+        per = _period(period, self._now())
+        bots = "" if include_bots else " AND user_id IS NOT NULL"
+        async with self._snapshot() as db:
+            async with db.execute(
+                "SELECT * FROM standings WHERE guild_id = ? AND period = ? AND player_key = ?",
+                (guild_id, per, player_key),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            higher = await self._scalar(
+                "SELECT count(*) FROM standings WHERE guild_id = ? AND period = ? "
+                f"AND ordinal > ?{bots}",
+                (guild_id, per, row["ordinal"]),
+            )
+        return self._standing(row, int(higher) + 1)
+
+    async def rating(self, guild_id: int, player_key: str) -> tuple[float, float]:
+        """Current (mu, sigma); the model's starting rating for a player never seen."""
+        async with self._read():
+            row = await self._scalar_row(
+                "SELECT mu, sigma FROM standings WHERE guild_id = ? AND period = 'all' "
+                "AND player_key = ?",
+                (guild_id, player_key),
+            )
+        if row is None:
+            return (ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
+        return (float(row[0]), float(row[1]))
