@@ -78,7 +78,7 @@ class BatakBot(commands.Bot):
                 await self.service.close()
             cog: Any = self.get_cog("Batak")
             if cog is not None:
-                await cog.pacer.close()
+                await cog.announcer.pacer.close()
         finally:
             await super().close()
             if self.store is not None:

@@ -1,6 +1,11 @@
 """The Discord layer of batak-bot: a thin shell over the engine, images and store.
 
+- :mod:`cogs.batak_cog` — the ``/batak`` command group (slash commands, where clicks come in).
+- :mod:`cogs.announcements` — what a table posts in its channel (service listener).
+- :mod:`cogs.hands` — the hand message and the handling of button clicks.
+- :mod:`cogs.components` — button ``custom_id`` codec, dynamic buttons, views.
+- :mod:`cogs.text` — the words of the messages; :mod:`cogs.pictures` — their pictures.
+- :mod:`cogs.replies` — answering an interaction, errors, the reader's language.
 - :mod:`cogs.service` — the Discord-agnostic table service (locks, timers, computer players).
-- :mod:`cogs.batak_cog` — the ``/batak`` command group, buttons and messages.
 - :mod:`cogs.i18n` — the one translation layer.
 """

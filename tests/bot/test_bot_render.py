@@ -10,11 +10,12 @@ from pathlib import Path
 
 from batak import Match, card_code, card_label, cards_of, preset
 from batak.players import make_player
-from cogs import render
-from cogs.components import HAND_RE, TABLE_RE, hand_id, table_id
+from cogs.components import HAND_RE, TABLE_RE, button_code, hand_id, parse_button_code, table_id
 from cogs.i18n import catalogues, missing_keys, resolve, t
 from cogs.pacing import EditPacer
 from cogs.service import Table
+from cogs.text.summaries import hand_text, match_result_text, public_summary
+from cogs.text.words import players
 from data import Game, Seat
 from images import build as img_build
 
@@ -65,11 +66,11 @@ def test_public_text_and_table_view_never_show_an_unplayed_card() -> None:
         while not match.is_over:
             hidden = unplayed(match)
             for lang in ("en", "tr"):
-                text = render.public_summary(table, lang, "note")
+                text = public_summary(table, lang, "note")
                 for c in hidden:
                     assert card_label(c) not in text, (name, card_label(c), text)
             if steps % 7 == 0:
-                view = img_build.table_view_from_match(match, render.players(table, "en"), 0)
+                view = img_build.table_view_from_match(match, players(table, "en"), 0)
                 shown: set[str] = set()
                 for trick in (view.trick, view.last_trick):
                     if trick is not None:
@@ -81,14 +82,14 @@ def test_public_text_and_table_view_never_show_an_unplayed_card() -> None:
             assert seat is not None
             match.apply(bots[seat].choose(match.observation(seat)), seat)
             steps += 1
-        text = render.match_result_text(table, None, "en")
+        text = match_result_text(table, None, "en")
         assert "Alice" in text
 
 
 def test_hand_text_shows_only_the_owners_cards() -> None:
     match = Match(preset("standard"), seed=11)
     table = fake_table(match)
-    text = render.hand_text(table, 0, "en")
+    text = hand_text(table, 0, "en")
     mine = set(cards_of(match.deal.hands[0]))
     for seat in (1, 2, 3):
         for c in cards_of(match.deal.hands[seat]):
@@ -99,13 +100,13 @@ def test_hand_text_shows_only_the_owners_cards() -> None:
 def test_button_codes_round_trip_and_ids_fit() -> None:
     match = Match(preset("standard"), seed=3)
     for action in match.legal_actions():
-        code = render.button_code(action)
-        assert render.parse_button_code(code) == action
+        code = button_code(action)
+        assert parse_button_code(code) == action
     for code in ("cTH", "tS", "b13", "p"):
-        parsed = render.parse_button_code(code)
-        assert parsed is not None and render.button_code(parsed) == code
+        parsed = parse_button_code(code)
+        assert parsed is not None and button_code(parsed) == code
     for bad in ("x", "b99", "cZZ", "t", "tX", "c1H", ""):
-        assert render.parse_button_code(bad) is None
+        assert parse_button_code(bad) is None
     big = hand_id(10**17, 3, 999_999, "cTH")
     assert len(big) <= 100 and re.fullmatch(HAND_RE, big)
     assert re.fullmatch(TABLE_RE, table_id(10**17, "rematch"))

@@ -106,7 +106,7 @@ def _custom_ids(m: MessageRecord) -> list[str]:
 
 
 class BatakTableScript:
-    """People at one table of the real bot (cogs/components.py): ``/batak new``, lobby
+    """People at one table of the real bot (cogs/components/): ``/batak new``, lobby
     buttons ``bx:{table}:join`` / ``start``; each turn the seat to act is pinged by a notice
     with Show hand (``bx:{table}:show``); the player opens the hand (ephemeral) and clicks
     the first enabled move button ``bt:{table}:{seat}:{move}:{code}`` (not hint / ref).

@@ -1,9 +1,4 @@
-"""Buttons that survive restarts: their ``custom_id`` carries everything they need.
-
-- hand buttons: ``bt:{table}:{seat}:{move}:{code}``; ``code`` is ``p`` (pass),
-  ``b7`` (bid), ``tH`` (trump), ``cTH`` (card), ``hint`` or ``ref`` (refresh).
-- table buttons: ``bx:{table}:{what}``; ``what`` is show, join, leave, bot,
-  start, cancel or rematch.
+"""Buttons that survive restarts (see :mod:`.codec` for their ``custom_id``).
 
 Both are :class:`discord.ui.DynamicItem`, registered once at start-up, so a
 click on a message sent before a restart still reaches the cog.
@@ -16,23 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from .codec import HAND_RE, TABLE_RE, hand_id, table_id
+
 if TYPE_CHECKING:
-    from .batak_cog import BatakCog
-
-HAND_RE = (
-    r"bt:(?P<table>[0-9]{1,18}):(?P<seat>[0-9]):(?P<move>[0-9]{1,6}):(?P<code>[A-Za-z0-9]{1,6})"
-)
-TABLE_RE = r"bx:(?P<table>[0-9]{1,18}):(?P<what>show|join|leave|bot|start|cancel|rematch)"
-
-TABLE_ACTIONS = ("show", "join", "leave", "bot", "start", "cancel", "rematch")
-
-
-def hand_id(table: int, seat: int, move: int, code: str) -> str:
-    return f"bt:{table}:{seat}:{move}:{code}"
-
-
-def table_id(table: int, what: str) -> str:
-    return f"bx:{table}:{what}"
+    from ..batak_cog import BatakCog
 
 
 def _cog(interaction: discord.Interaction[Any]) -> BatakCog:

@@ -1,0 +1,221 @@
+"""A person's hand message and the buttons people click (hands and table messages).
+
+The hand is an ephemeral message only its owner sees; every click is answered, a
+refused one with an alert and the hand drawn again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from data import Store
+
+from . import pictures
+from .announcements import Announcer
+from .components import hand_view, parse_button_code
+from .i18n import t
+from .pictures import Picture, files_of
+from .replies import NO_PINGS, Languages, fail, is_admin, send
+from .service import ServiceError, StaleAction, Table, TableService
+from .text.hints import hint_message
+from .text.summaries import deal_summary_text, hand_text
+from .text.words import clip, display_name
+
+log = logging.getLogger(__name__)
+
+
+class Hands:
+    """Hand messages, and the clicks on hand and table buttons."""
+
+    def __init__(
+        self, store: Store, service: TableService, languages: Languages, announcer: Announcer
+    ) -> None:
+        self.store = store
+        self.service = service
+        self.languages = languages
+        self.announcer = announcer
+
+    async def hand_payload(
+        self,
+        table: Table,
+        seat: int,
+        lang: str,
+        notice: str | None = None,
+        extra: list[Picture | None] | None = None,
+    ) -> dict[str, Any]:
+        # One consistent state: text, buttons and view models before any await.
+        content = hand_text(table, seat, lang, notice)
+        view = hand_view(table, seat, lang)
+        drawings = [pictures.hand_picture(table, seat, lang)]
+        if table.is_daily:
+            drawings.insert(0, pictures.daily_table_picture(table, lang))
+        pics: list[Picture | None] = list(extra or [])
+        for drawing in drawings:
+            pics.append(await pictures.draw(drawing))
+        files = [f for p in pics for f in files_of(p)]
+        return {"content": clip(content), "files": files, "view": view}
+
+    async def send_hand(
+        self, interaction: discord.Interaction[Any], table: Table, notice: str | None = None
+    ) -> None:
+        """A new ephemeral hand message for the user (defer first: drawing takes time)."""
+        lang = await self.languages.of(interaction)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("error.not_seated")
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        if table.playing and table.seats[seat].is_away:
+            await self.service.come_back(table.id, interaction.user.id)
+            notice = t("hand.back", lang)
+        if table.match is None:
+            raise ServiceError("error.not_started")
+        payload = await self.hand_payload(table, seat, lang, notice)
+        await send(interaction, payload["content"], files=payload["files"], view=payload["view"])
+
+    async def on_hand_button(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        seat: int,
+        move: int,
+        code: str,
+    ) -> None:
+        try:
+            await self._hand_button(interaction, table_id, seat, move, code)
+        except Exception as exc:
+            await fail(interaction, exc, self.languages)
+
+    async def _hand_button(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        seat: int,
+        move: int,
+        code: str,
+    ) -> None:
+        lang = await self.languages.of(interaction)
+        user = interaction.user.id
+        table = self.announcer.find(table_id)
+        if table is None:
+            raise ServiceError("error.no_table")
+        my_seat = table.seat_of(user)
+        if my_seat is None:
+            raise ServiceError("error.not_seated")
+        if table.match is None:
+            raise ServiceError("error.not_started")
+        await interaction.response.defer()  # this message will be updated in place
+        notice: str | None = None
+        alert: str | None = None
+        extra: list[Picture | None] = []
+        if my_seat != seat:
+            alert = t("error.not_your_hand", lang)
+        elif code == "ref":
+            if table.playing and table.seats[seat].is_away:
+                await self.service.come_back(table.id, user)
+                notice = t("hand.back", lang)
+        elif code == "hint":
+            try:
+                action, reason = await self.service.hint(table.id, user)
+                notice = hint_message(action, reason, lang)
+            except ServiceError as exc:
+                notice = t(exc.key, lang, **exc.params)
+        else:
+            wanted = parse_button_code(code)
+            if wanted is None:
+                alert = t("error.forged", lang)
+            else:
+                deals_before = len(table.match.finished) if table.match is not None else 0
+                try:
+                    await self.service.act(table.id, user, seat, move, wanted)
+                except StaleAction:
+                    alert = t("error.stale", lang)
+                except ServiceError as exc:
+                    alert = t(exc.key, lang, **exc.params)
+                else:
+                    if table.is_daily and table.match is not None:
+                        for index in range(deals_before, len(table.match.finished)):
+                            extra.append(
+                                await pictures.draw(pictures.deal_picture(table, index, lang))
+                            )
+                            notice = deal_summary_text(table, index, lang)
+                        if table.match.is_over:
+                            notice = await self._daily_result_text(table, lang)
+                            extra.append(await pictures.draw(pictures.result_picture(table, lang)))
+        if alert is not None:
+            notice = "⚠️ " + alert
+            await interaction.followup.send(alert, ephemeral=True, allowed_mentions=NO_PINGS)
+        payload = await self.hand_payload(table, my_seat, lang, notice, extra)
+        await interaction.edit_original_response(
+            content=payload["content"],
+            attachments=payload["files"],
+            view=payload["view"],
+            allowed_mentions=NO_PINGS,
+        )
+
+    async def _daily_result_text(self, table: Table, lang: str) -> str:
+        match = table.match
+        assert match is not None
+        result = await self.store.daily_result(
+            table.game.guild_id, table.game.host_id, day=table.settings.get("day")
+        )
+        board = await self.store.daily_leaderboard(
+            table.game.guild_id, day=table.settings.get("day"), limit=50
+        )
+        rank = next((r.rank for r in board if r.user_id == table.game.host_id), None)
+        return t(
+            "daily.finished",
+            lang,
+            score=result.score if result and result.score is not None else match.totals[0],
+            place=match.placements()[0],
+            rank=rank or "?",
+        )
+
+    # ------------------------------------------------------------------ table buttons
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, what: str
+    ) -> None:
+        try:
+            await self._table_button(interaction, table_id, what)
+        except Exception as exc:
+            await fail(interaction, exc, self.languages)
+
+    async def _table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, what: str
+    ) -> None:
+        lang = await self.languages.of(interaction)
+        user = interaction.user
+        table = self.announcer.find(table_id)
+        if what == "rematch":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            new = await self.service.rematch(table_id, user.id, display_name(user))
+            await self.announcer.post_table_message(new)
+            await send(interaction, t("rematch.opened", lang, table=new.id))
+            return
+        if table is None or table.status not in ("lobby", "playing"):
+            raise ServiceError("error.table_over")
+        if what == "show":
+            await self.send_hand(interaction, table)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if what == "join":
+            seat = await self.service.join(table_id, user.id, display_name(user))
+            text = t("lobby.joined", lang, seat=seat + 1)
+        elif what == "leave":
+            await self.service.leave(table_id, user.id)
+            text = t("lobby.left", lang)
+        elif what == "bot":
+            seat = await self.service.add_bot(table_id, user.id)
+            text = t("lobby.bot_added", lang, seat=seat + 1)
+        elif what == "start":
+            await self.service.start(table_id, user.id)
+            text = t("lobby.started", lang)
+        elif what == "cancel":
+            await self.service.cancel(table_id, user.id, is_admin=is_admin(interaction))
+            text = t("lobby.cancelled", lang)
+        else:
+            raise ServiceError("error.forged")
+        await send(interaction, text)

@@ -1,0 +1,99 @@
+"""Answering an interaction: the reply itself, errors as polite messages, the reader's
+language, and the small facts about who clicked where."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from data import Store
+
+from .components import release
+from .i18n import resolve, t
+from .service import ServiceError
+from .text.words import clip
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+
+
+class Languages:
+    """The reader's language: their Discord locale if we have it, else the server's."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._languages: dict[int, str] = {}
+
+    async def server(self, guild_id: int | None) -> str:
+        if guild_id is None:
+            return "en"
+        lang = self._languages.get(guild_id)
+        if lang is None:
+            lang = (await self.store.get_guild_settings(guild_id)).language
+            self._languages[guild_id] = lang
+        return lang
+
+    async def of(self, interaction: discord.Interaction[Any]) -> str:
+        return resolve(interaction.locale, await self.server(interaction.guild_id))
+
+    def remember(self, guild_id: int, language: str) -> None:
+        """The server's language was just changed to ``language``."""
+        self._languages[guild_id] = language
+
+
+async def send(
+    interaction: discord.Interaction[Any],
+    content: str,
+    *,
+    ephemeral: bool = True,
+    files: list[discord.File] | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer an interaction (first response or follow-up), never pinging anyone."""
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
+    if files:
+        kwargs["files"] = files
+    if view is not None:
+        kwargs["view"] = view
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(clip(content), **kwargs)
+        else:
+            await interaction.response.send_message(clip(content), **kwargs)
+    finally:
+        release(view)
+
+
+async def fail(
+    interaction: discord.Interaction[Any], error: BaseException, languages: Languages
+) -> None:
+    """Turn any error into a polite ephemeral message (and a log line when unexpected)."""
+    lang = await languages.of(interaction)
+    if isinstance(error, ServiceError):
+        text = t(error.key, lang, **error.params)
+    else:
+        log.error(
+            "interaction %s by %s failed",
+            getattr(interaction.command, "qualified_name", None) or interaction.data,
+            interaction.user.id,
+            exc_info=error,
+        )
+        text = t("error.unexpected", lang)
+    with contextlib.suppress(discord.HTTPException):
+        await send(interaction, text)
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    """The server of a command that needs one."""
+    if interaction.guild_id is None:
+        raise ServiceError("error.guild_only")
+    return interaction.guild_id
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)

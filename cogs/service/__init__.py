@@ -1,0 +1,42 @@
+"""The table service: every table's state, one lock per table, computer players and timers.
+
+Nothing here imports discord. The Discord cog calls the service's coroutines and
+is told what happened through a :class:`TableListener`; tests drive the same
+service with a fake listener and :class:`cogs.timers.FakeTimers`.
+
+The rule of the service: an action is checked against the engine, committed to
+the store (append-only log, optimistic move numbers) and only then acknowledged.
+On start-up :meth:`TableService.restore` rebuilds every open table by replaying
+its stored log through the engine.
+
+- :mod:`.errors` what the service refuses; :mod:`.model` its settings and a table;
+- :mod:`.listener` what it reports; :mod:`.computer` the computer players and hints;
+- :mod:`.registry` look-ups and loading; :mod:`.play` turns, timers, the match end;
+- :mod:`.tables` the :class:`TableService` itself: lobby, daily match, restart.
+"""
+
+from .computer import computer_choice, hint_for, make_computer
+from .errors import IllegalMove, ServiceError, StaleAction
+from .listener import Event, NullListener, TableListener
+from .model import BOT_LEVELS, DAILY, TABLE, ActResult, ServiceConfig, Table, phase_of
+from .tables import TableService
+
+__all__ = [
+    "BOT_LEVELS",
+    "DAILY",
+    "TABLE",
+    "ActResult",
+    "Event",
+    "IllegalMove",
+    "NullListener",
+    "ServiceConfig",
+    "ServiceError",
+    "StaleAction",
+    "Table",
+    "TableListener",
+    "TableService",
+    "computer_choice",
+    "hint_for",
+    "make_computer",
+    "phase_of",
+]

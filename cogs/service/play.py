@@ -1,0 +1,291 @@
+"""Playing: a person's action, the computer players, the turn timers and the match end.
+
+Every change is checked against the engine, committed to the store, then reported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from batak import Action, format_action, parse_action
+from batak.ai.hints import Hint
+from data import (
+    DailyAlreadyPlayedError,
+    GameClosedError,
+    MatchSummary,
+    Seat,
+    StaleMoveError,
+    StoreError,
+)
+
+from .. import workers
+from .computer import computer_choice, hint_for
+from .errors import IllegalMove, ServiceError, StaleAction
+from .listener import Event
+from .model import ActResult, Table, phase_of
+from .registry import TableRegistry
+
+log = logging.getLogger(__name__)
+
+
+class PlayingTables(TableRegistry):
+    """Turns of the tables in play: people's actions, computer moves and time-outs."""
+
+    async def _run_daily_bots(self, table: Table, events: list[Event]) -> None:
+        """In a daily match the computers answer at once, so the hand shows their cards."""
+        match = table.match
+        assert match is not None
+        while not match.is_over and match.to_act is not None and match.to_act != 0:
+            seat = match.to_act
+            action = await self._computer_action(table, seat)
+            await self._commit(table, seat, action, "bot", events)
+
+    # ------------------------------------------------------------------ playing
+    async def act(
+        self, table_id: int, user_id: int, seat: int, move: int, action: Action | str
+    ) -> ActResult:
+        """A person's action from a button made for ``(seat, move)``.
+
+        Raises :class:`StaleAction` when the table moved on, ``error.not_your_seat``
+        when the seat is not the user's, :class:`IllegalMove` when the engine refuses.
+        """
+        table = self.get(table_id)
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ValueError as exc:
+                raise ServiceError("error.forged") from exc
+        events: list[Event] = []
+        async with table.lock:
+            if self.tables.get(table_id) is not table or not table.playing:
+                raise ServiceError("error.no_table")
+            assert table.match is not None
+            if table.seat_of(user_id) != seat:
+                raise ServiceError("error.not_your_seat")
+            if move != table.match.move_number:
+                raise StaleAction(table.match.move_number)
+            if table.match.to_act != seat:
+                raise ServiceError("error.not_your_turn")
+            if action not in table.match.legal_actions():
+                raise IllegalMove(table.match.deal.explain_illegal(action))
+            if table.seats[seat].is_away:
+                await self._come_back_locked(table, seat, events)
+            table.timeouts[seat] = 0
+            try:
+                result = await self._commit(table, seat, action, "player", events)
+            except StaleMoveError as exc:  # another writer got there first; reloaded
+                raise StaleAction(exc.current) from exc
+            if table.is_daily:
+                await self._run_daily_bots(table, events)
+            else:
+                self._schedule(table, events)
+        await self._emit(events)
+        return result
+
+    async def come_back(self, table_id: int, user_id: int) -> bool:
+        """A person away (a computer holding their seat) takes the seat back."""
+        table = self.get(table_id)
+        events: list[Event] = []
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None or not table.seats[seat].is_away or not table.playing:
+                return False
+            await self._come_back_locked(table, seat, events)
+            self._schedule(table, events)
+        await self._emit(events)
+        return True
+
+    async def _come_back_locked(self, table: Table, seat: int, events: list[Event]) -> None:
+        s = table.seats[seat]
+        await self.store.set_seat(table.id, seat, Seat(s.user_id, None, s.name), expected=s)
+        await self._refresh(table)
+        table.timeouts[seat] = 0
+        events.append(lambda: self.listener.table_changed(table))
+
+    async def hint(self, table_id: int, user_id: int) -> tuple[Action, Hint]:
+        table = self.get(table_id)
+        if not table.playing:
+            raise ServiceError("error.not_started")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("error.not_seated")
+        obs = table.observation(seat)
+        if not obs.legal:
+            raise ServiceError("error.not_your_turn")
+        return await workers.THINKING.run(hint_for, obs)
+
+    async def _computer_action(self, table: Table, seat: int) -> Action:
+        """The computer's choice for ``seat`` (thought out in a worker thread: the hard
+        level searches for a while and must not block the event loop)."""
+        assert table.match is not None
+        level = table.seats[seat].bot_level or table.bot_level
+        seed = (int(table.settings.get("seed", 0)) * 31 + table.match.move_number * 4 + seat) % (
+            1 << 62
+        )
+        observation = table.match.observation(seat)
+        return await workers.THINKING.run(computer_choice, level, seed, observation)
+
+    async def _commit(
+        self, table: Table, seat: int, action: Action, actor: str, events: list[Event]
+    ) -> ActResult:
+        """Apply to the engine, commit to the store, then report. Caller holds the lock."""
+        match = table.match
+        assert match is not None
+        before = match.move_number
+        deals_before = len(match.finished)
+        match.apply(action, seat)
+        try:
+            await self.store.append_action(
+                table.id,
+                before,
+                format_action(action),
+                seat=seat,
+                phase=phase_of(match),
+                to_act=match.to_act,
+                actor=actor,
+            )
+        except BaseException:
+            # The store refused (or failed): forget the in-memory move by replaying the log.
+            try:
+                fresh = await self._load(table.id)
+                table.match, table.game = fresh.match, fresh.game
+            except Exception:
+                log.exception("table %s: could not reload after a failed commit", table.id)
+            raise
+        deal_done = deals_before if len(match.finished) > deals_before else None
+        events.append(lambda: self.listener.action_applied(table, seat, action, actor))
+        if deal_done is not None:
+            idx = deal_done
+            events.append(lambda: self.listener.deal_finished(table, idx))
+        if match.is_over:
+            await self._finish_match(table, events)
+        elif not table.is_daily:
+            events.append(lambda: self.listener.table_changed(table))
+        return ActResult(
+            table, seat, action, match.move_number, deal_done, match_finished=match.is_over
+        )
+
+    async def _finish_match(self, table: Table, events: list[Event]) -> None:
+        match = table.match
+        assert match is not None and match.is_over
+        self.timers.cancel(self._key(table))
+        records = [d.to_record() for d in match.finished]
+        summary: MatchSummary | None = None
+        if table.is_daily:
+            human = table.seats[0].user_id
+            assert human is not None
+            try:
+                await self.store.finish_daily(
+                    table.game.guild_id,
+                    human,
+                    match.totals[0],
+                    day=table.settings.get("day"),
+                    placement=match.placements()[0],
+                    details={"totals": list(match.totals), "deals": len(match.finished)},
+                    game_id=table.id,
+                )
+            except DailyAlreadyPlayedError:
+                log.warning("daily result of table %s was already recorded", table.id)
+            with contextlib.suppress(GameClosedError):
+                await self.store.finish_game(table.id)
+        else:
+            try:
+                summary = await self.store.record_match(
+                    table.game.guild_id,
+                    table.seats,
+                    records,
+                    rules=table.rules.to_dict(),
+                    seed=int(table.settings["seed"]),
+                    totals=list(match.totals),
+                    winners=list(match.winners),
+                    game_id=table.id,
+                )
+            except StoreError:
+                log.exception("table %s: recording the match failed", table.id)
+                with contextlib.suppress(StoreError):
+                    await self.store.finish_game(table.id)
+        table.game = await self.store.get_game(table.id)
+        table.summary = summary
+        self.tables.pop(table.id, None)
+        self._finished[table.id] = table
+        if len(self._finished) > 200:
+            self._finished.pop(next(iter(self._finished)))
+        events.append(lambda: self.listener.match_finished(table, summary))
+
+    # ------------------------------------------------------------------ timers
+    def _schedule(self, table: Table, events: list[Event] | None = None) -> None:
+        """Arm the table's one timer: a computer's move, or a person's turn timer."""
+        key = self._key(table)
+        match = table.match
+        if match is None or match.is_over or not table.playing or table.is_daily:
+            self.timers.cancel(key)
+            return
+        seat = match.to_act
+        assert seat is not None
+        move = match.move_number
+        if table.controlled_by_bot(seat):
+            self.timers.schedule(
+                key, self.config.bot_delay, lambda: self._timer_fired(table.id, move, False)
+            )
+            return
+        timeout = table.settings.get("turn_timeout_s")
+        if timeout:
+            self.timers.schedule(
+                key, float(timeout), lambda: self._timer_fired(table.id, move, True)
+            )
+        else:
+            self.timers.cancel(key)
+        if events is not None:
+            events.append(lambda: self.listener.turn_started(table, seat))
+
+    async def _timer_fired(self, table_id: int, move: int, timed_out: bool) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        events: list[Event] = []
+        try:
+            async with table.lock:
+                if self.tables.get(table_id) is not table or not table.playing:
+                    return
+                match = table.match
+                assert match is not None
+                if match.move_number != move or match.to_act is None:
+                    return
+                seat = match.to_act
+                action = await self._computer_action(table, seat)
+                handed_over = False
+                if timed_out and not table.controlled_by_bot(seat):
+                    table.timeouts[seat] += 1
+                    if table.timeouts[seat] >= self.config.max_timeouts:
+                        s = table.seats[seat]
+                        await self.store.set_seat(
+                            table.id, seat, Seat(s.user_id, table.bot_level, s.name), expected=s
+                        )
+                        await self._refresh(table)
+                        handed_over = True
+                    await self._commit(table, seat, action, "timeout", events)
+                    events.insert(
+                        0,
+                        lambda: self.listener.seat_timed_out(table, seat, action, handed_over),
+                    )
+                else:
+                    await self._commit(table, seat, action, "bot", events)
+                self._schedule(table, events)
+        except StaleMoveError:
+            log.warning("table %s: another writer moved first; reloaded", table_id)
+            fresh = self.tables.get(table_id)
+            if fresh is not None:
+                self._schedule(fresh)
+        except Exception:
+            # A failed commit (database busy, disk full...): nothing was acknowledged and
+            # the table was reloaded from the log; try this turn again a little later.
+            log.exception("table %s: a computer move failed; retrying", table_id)
+            fresh = self.tables.get(table_id)
+            if fresh is not None and fresh.playing:
+                self.timers.schedule(
+                    self._key(fresh),
+                    max(5.0, self.config.bot_delay),
+                    lambda: self._timer_fired(table_id, move, timed_out),
+                )
+        await self._emit(events)

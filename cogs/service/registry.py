@@ -1,0 +1,122 @@
+"""The tables the service holds: look-ups, loading from the store, event delivery.
+
+:class:`TableRegistry` is the base of :class:`cogs.service.TableService`; it changes no
+table by itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+from collections.abc import Callable
+
+from batak import Match, Rules, parse_action
+from data import Store
+
+from ..timers import AsyncioTimers, Timers
+from .errors import ServiceError
+from .listener import Event, NullListener, TableListener
+from .model import ServiceConfig, Table
+
+log = logging.getLogger(__name__)
+
+
+class TableRegistry:
+    """All tables of the bot, Discord-agnostic."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        config: ServiceConfig | None = None,
+        timers: Timers | None = None,
+        listener: TableListener | None = None,
+        today: Callable[[], dt.date] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.config = config or ServiceConfig()
+        self.timers: Timers = timers if timers is not None else AsyncioTimers()
+        self.listener: TableListener = listener if listener is not None else NullListener()
+        self._today = today or (lambda: dt.datetime.now(dt.UTC).date())
+        self._rng = rng or random.SystemRandom()
+        self.tables: dict[int, Table] = {}
+        self._finished: dict[int, Table] = {}
+
+    # ------------------------------------------------------------------ lookups
+    def get(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ServiceError("error.no_table")
+        return table
+
+    def tables_in(self, channel_id: int) -> list[Table]:
+        """Open tables (not daily) in a channel or its thread, newest first."""
+        found = [
+            t
+            for t in self.tables.values()
+            if not t.is_daily and channel_id in (t.game.channel_id, t.game.thread_id)
+        ]
+        return sorted(found, key=lambda t: -t.id)
+
+    def table_here(self, channel_id: int, user_id: int | None = None) -> Table | None:
+        """The table of a channel: the one the user sits at, else the newest."""
+        found = self.tables_in(channel_id)
+        if user_id is not None:
+            for t in found:
+                if t.seat_of(user_id) is not None:
+                    return t
+        return found[0] if found else None
+
+    @staticmethod
+    def is_host(table: Table, user_id: int) -> bool:
+        """The host, or any seated person once the host has left the table."""
+        if user_id == table.host_id:
+            return True
+        return table.seat_of(table.host_id) is None and table.seat_of(user_id) is not None
+
+    def tables_of(self, user_id: int) -> list[Table]:
+        return [t for t in self.tables.values() if t.seat_of(user_id) is not None]
+
+    def daily_of(self, guild_id: int, user_id: int) -> Table | None:
+        for t in self.tables.values():
+            if t.is_daily and t.game.guild_id == guild_id and t.seat_of(user_id) == 0:
+                return t
+        return None
+
+    # ------------------------------------------------------------------ events
+    async def _emit(self, events: list[Event]) -> None:
+        for event in events:
+            try:
+                await event()
+            except Exception:
+                log.exception("listener failed")
+
+    async def _load(self, table_id: int) -> Table:
+        game = await self.store.load_game(table_id)
+        rules = Rules.from_dict(game.settings["rules"])
+        match = None
+        if game.status in ("playing", "finished"):
+            actions = [parse_action(a) for a in game.actions]
+            match = Match.replay(
+                rules,
+                int(game.settings["seed"]),
+                actions,
+                int(game.settings.get("first_dealer", 0)),
+            )
+        return Table(game=game, match=match, rules=rules)
+
+    async def close(self) -> None:
+        await self.timers.close()
+
+    async def _refresh(self, table: Table) -> None:
+        table.game = await self.store.get_game(table.id)
+
+    @property
+    def finished(self) -> dict[int, Table]:
+        return self._finished
+
+    @staticmethod
+    def _key(table: Table) -> str:
+        return f"turn:{table.id}"

@@ -1,0 +1,304 @@
+"""The table service: opening, joining, starting and closing tables, the daily match,
+and the restart of every open table.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from batak import Match, RulesError, daily_seed, preset
+from data import (
+    DailyAlreadyPlayedError,
+    GameClosedError,
+    GameNotFoundError,
+    GuildSettings,
+    Seat,
+    SeatError,
+)
+
+from .errors import ServiceError
+from .listener import Event
+from .model import DAILY, Table, phase_of
+from .play import PlayingTables
+
+log = logging.getLogger(__name__)
+
+
+class TableService(PlayingTables):
+    """All tables of the bot, Discord-agnostic: the lobby, the daily match and start-up
+    here; playing in :class:`~cogs.service.play.PlayingTables`, look-ups in
+    :class:`~cogs.service.registry.TableRegistry`."""
+
+    # ------------------------------------------------------------------ start-up
+    async def restore(self) -> list[int]:
+        """Load every open table from the store and restart its timers; returns their ids."""
+        restored = []
+        for stored in await self.store.open_games():
+            try:
+                table = await self._load(stored.id)
+            except Exception:
+                log.exception("could not restore table %s", stored.id)
+                continue
+            self.tables[table.id] = table
+            restored.append(table.id)
+            events: list[Event] = []
+            if table.match is not None and table.match.is_over and table.game.status == "playing":
+                async with table.lock:
+                    await self._finish_match(table, events)
+                await self._emit(events)
+            elif table.playing and table.is_daily:
+                events = []
+                async with table.lock:  # a crash between the computers' moves
+                    await self._run_daily_bots(table, events)
+                await self._emit(events)
+            elif table.playing:
+                self._schedule(table)
+        log.info("restored %d open table(s)", len(restored))
+        return restored
+
+    # ------------------------------------------------------------------ lobby
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str | None = None,
+        *,
+        guild: GuildSettings | None = None,
+        preset_name: str | None = None,
+        deals: int | None = None,
+        pace: str | None = None,
+        thread_id: int | None = None,
+        seats: list[Seat] | None = None,
+    ) -> Table:
+        """Open a lobby with the host in seat 0 (or the given seats)."""
+        g = guild or await self.store.get_guild_settings(guild_id)
+        name = preset_name or g.preset
+        n_deals = deals if deals is not None else g.deals
+        try:
+            rules = preset(name, deals=n_deals) if n_deals is not None else preset(name)
+        except RulesError as exc:
+            raise ServiceError("error.bad_rules", reason=str(exc)) from exc
+        p = pace or g.pace
+        if p not in ("live", "async"):
+            raise ServiceError("error.bad_rules", reason=f"pace {p!r}")
+        timeout = self.config.turn_timeout_override or g.turn_timeout_s(p)
+        settings = {
+            "rules": rules.to_dict(),
+            "pace": p,
+            "turn_timeout_s": timeout,
+            "bot_level": g.bot_level,
+            "language": g.language,
+            "first_dealer": 0,
+        }
+        initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
+        game = await self.store.create_game(
+            guild_id, channel_id, host_id, settings, thread_id=thread_id, seats=initial
+        )
+        table = Table(game=game, match=None, rules=rules)
+        self.tables[table.id] = table
+        await self._emit([lambda: self.listener.table_changed(table)])
+        return table
+
+    def _lobby(self, table_id: int) -> Table:
+        table = self.get(table_id)
+        if not table.in_lobby:
+            raise ServiceError("error.already_started")
+        return table
+
+    async def join(self, table_id: int, user_id: int, name: str | None = None) -> int:
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            if table.seat_of(user_id) is not None:
+                raise ServiceError("error.already_seated")
+            try:
+                seat = await self.store.join_game(table_id, user_id, name=name)
+            except SeatError as exc:
+                raise ServiceError("error.table_full") from exc
+            except GameClosedError as exc:
+                raise ServiceError("error.already_started") from exc
+            await self._refresh(table)
+        await self._emit([lambda: self.listener.table_changed(table)])
+        return seat
+
+    async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> int:
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            if user_id != table.host_id and table.seat_of(user_id) is None:
+                raise ServiceError("error.not_seated")
+            free = [i for i, s in enumerate(table.seats) if s.is_empty]
+            if not free:
+                raise ServiceError("error.table_full")
+            lvl = level or table.bot_level
+            await self.store.set_seat(table_id, free[0], Seat.bot(lvl), expected=Seat())
+            await self._refresh(table)
+        await self._emit([lambda: self.listener.table_changed(table)])
+        return free[0]
+
+    async def leave(self, table_id: int, user_id: int) -> int:
+        """Leave a table: in the lobby the seat empties, in play a computer player takes it."""
+        table = self.get(table_id)
+        events: list[Event] = []
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("error.not_seated")
+            if table.is_daily:
+                raise ServiceError("error.daily_no_leave")
+            if table.in_lobby:
+                await self.store.leave_game(table_id, user_id)
+                await self._refresh(table)
+                events.append(lambda: self.listener.table_changed(table))
+                if all(s.user_id is None for s in table.seats):
+                    await self._cancel_locked(table, "empty", events)
+            else:
+                await self.store.leave_game(table_id, user_id, replace_with_bot=table.bot_level)
+                await self._refresh(table)
+                table.timeouts[seat] = 0
+                events.append(lambda: self.listener.table_changed(table))
+                if all(s.user_id is None for s in table.seats):
+                    await self._cancel_locked(table, "empty", events)
+                else:
+                    self._schedule(table)
+        await self._emit(events)
+        return seat
+
+    async def kick(self, table_id: int, by_user: int, target: int, *, is_admin: bool) -> int:
+        table = self.get(table_id)
+        if not self.is_host(table, by_user) and not is_admin:
+            raise ServiceError("error.host_only")
+        if table.seat_of(target) is None:
+            raise ServiceError("error.target_not_seated")
+        return await self.leave(table_id, target)
+
+    async def cancel(self, table_id: int, user_id: int, *, is_admin: bool) -> None:
+        table = self.get(table_id)
+        if not self.is_host(table, user_id) and not is_admin:
+            raise ServiceError("error.host_only")
+        events: list[Event] = []
+        async with table.lock:
+            if table.id not in self.tables:
+                raise ServiceError("error.no_table")
+            await self._cancel_locked(table, "cancelled", events)
+        await self._emit(events)
+
+    async def _cancel_locked(self, table: Table, reason: str, events: list[Event]) -> None:
+        self.timers.cancel(self._key(table))
+        try:
+            table.game = await self.store.cancel_game(table.id)
+        except GameClosedError:
+            table.game = await self.store.get_game(table.id)
+        self.tables.pop(table.id, None)
+        events.append(lambda: self.listener.table_closed(table, reason))
+
+    async def start(self, table_id: int, user_id: int) -> Table:
+        """The host starts the match; empty seats get computer players."""
+        table = self._lobby(table_id)
+        events: list[Event] = []
+        async with table.lock:
+            self._lobby(table_id)
+            if not self.is_host(table, user_id):
+                raise ServiceError("error.host_only")
+            seats = [Seat.bot(table.bot_level) if s.is_empty else s for s in table.seats]
+            seed = self._rng.randrange(1 << 62)
+            settings = dict(table.settings) | {"seed": seed}
+            match = Match(table.rules, seed, int(settings.get("first_dealer", 0)))
+            table.game = await self.store.start_game(
+                table_id,
+                phase=phase_of(match),
+                to_act=match.to_act,
+                settings=settings,
+                seats=seats,
+            )
+            table.match = match
+            events.append(lambda: self.listener.table_changed(table))
+            self._schedule(table, events)
+        await self._emit(events)
+        return table
+
+    async def rematch(self, table_id: int, user_id: int, user_name: str | None = None) -> Table:
+        """A new lobby for the same channel with the same people and computer players."""
+        old = self.finished.get(table_id)
+        if old is None:
+            try:
+                old = await self._load(table_id)
+            except GameNotFoundError as exc:
+                raise ServiceError("error.no_table") from exc
+        if old.game.status != "finished" or old.is_daily:
+            raise ServiceError("error.not_finished")
+        if old.seat_of(user_id) is None:
+            raise ServiceError("error.not_seated")
+        for t in self.tables_in(old.game.where_id):
+            if t.settings.get("rematch_of") == table_id:
+                raise ServiceError("error.rematch_exists", table=t.id)
+        seats = [Seat(s.user_id, None, s.name) if s.user_id is not None else s for s in old.seats]
+        guild = await self.store.get_guild_settings(old.game.guild_id)
+        table = await self.create_table(
+            old.game.guild_id,
+            old.game.channel_id,
+            user_id,
+            user_name,
+            guild=guild,
+            preset_name=old.rules.preset,
+            deals=old.rules.deals,
+            pace=old.pace,
+            thread_id=old.game.thread_id,
+            seats=seats,
+        )
+        settings = dict(table.settings) | {"rematch_of": table_id}
+        table.game = await self.store.set_game_settings(table.id, settings)
+        return table
+
+    # ------------------------------------------------------------------ daily
+    async def start_daily(self, guild_id: int, channel_id: int, user_id: int, name: str) -> Table:
+        """Today's daily match for the server: the person in seat 0 against three computers.
+
+        Returns the running daily table if the person started one today and has not
+        finished; raises ``error.daily_done`` if the try is used up.
+        """
+        running = self.daily_of(guild_id, user_id)
+        if running is not None:
+            return running
+        day = self._today()
+        if await self.store.daily_result(guild_id, user_id, day=day) is not None:
+            raise ServiceError("error.daily_done")
+        g = await self.store.get_guild_settings(guild_id)
+        rules = preset(g.preset, deals=self.config.daily_deals)
+        seed = daily_seed(day, str(guild_id))
+        settings = {
+            "rules": rules.to_dict(),
+            "pace": "async",
+            "turn_timeout_s": None,
+            "bot_level": g.bot_level,
+            "language": g.language,
+            "first_dealer": 0,
+            "seed": seed,
+            "day": day.isoformat(),
+        }
+        seats = [Seat.human(user_id, name)] + [Seat.bot(g.bot_level) for _ in range(3)]
+        match = Match(rules, seed, 0)
+        game = await self.store.create_game(
+            guild_id,
+            channel_id,
+            user_id,
+            settings,
+            seats=seats,
+            kind=DAILY,
+            status="playing",
+            phase=phase_of(match),
+            to_act=match.to_act,
+        )
+        try:
+            await self.store.start_daily(guild_id, user_id, day=day, game_id=game.id)
+        except DailyAlreadyPlayedError as exc:
+            await self.store.cancel_game(game.id)
+            raise ServiceError("error.daily_done") from exc
+        table = Table(game=game, match=match, rules=rules)
+        self.tables[table.id] = table
+        events: list[Event] = []
+        async with table.lock:
+            await self._run_daily_bots(table, events)
+        await self._emit(events)
+        return table

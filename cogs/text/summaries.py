@@ -1,0 +1,204 @@
+"""The texts of the messages, built from the engine's state.
+
+- **public**: the table message, deal summaries, results. Built only from what
+  every seat may see (calls, contract, trump, cards already played, tricks,
+  scores). Never a card still in a hand.
+- **private**: one seat's hand, for its owner's ephemeral message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from batak import SUITS, card_label, cards_of
+from batak.cards import SUIT_MASKS
+from batak.deal import Observation, Phase
+from data import MatchSummary
+
+from ..i18n import t
+from ..service import Table
+from .words import seat_names, suit_text
+
+
+# ----------------------------------------------------------------------------- public text
+def _phase_line(table: Table, obs: Observation, names: Sequence[str], lang: str) -> str:
+    match = table.match
+    assert match is not None
+    if match.is_over:
+        return t("summary.over", lang)
+    who = names[obs.to_act] if obs.to_act is not None else "?"
+    key = {
+        Phase.AUCTION: "summary.to_bid",
+        Phase.TRUMP: "summary.to_trump",
+        Phase.PLAY: "summary.to_play",
+    }.get(obs.phase, "summary.over")
+    return t(key, lang, name=who)
+
+
+def public_summary(table: Table, lang: str, note: str | None = None) -> str:
+    """The screen-reader text of the table message: public facts only."""
+    names = seat_names(table, lang)
+    rules = table.rules
+    head = t(
+        "summary.head",
+        lang,
+        table=table.id,
+        preset=t(f"preset.{rules.preset}", lang),
+        deals=rules.deals,
+    )
+    if table.match is None:
+        lines = [head, t("lobby.title", lang)]
+        for i, (name, seat) in enumerate(zip(names, table.seats, strict=True)):
+            if seat.is_bot:
+                level = t(f"level.{seat.bot_level}", lang)
+                lines.append(t("lobby.seat_bot", lang, n=i + 1, name=name, level=level))
+            else:
+                lines.append(t("lobby.seat", lang, n=i + 1, name=name))
+        lines.append(t("lobby.pace", lang, pace=t(f"pace.{table.pace}", lang)))
+        lines.append(t("lobby.help", lang))
+        return "\n".join(lines)
+    match = table.match
+    obs = match.observation(0)  # any seat: only the public fields are read below
+    lines = [
+        head,
+        t(
+            "summary.deal",
+            lang,
+            n=min(match.deal_number, max(rules.deals, match.deal_number)),
+            of=max(rules.deals, match.deal_number),
+            dealer=names[obs.dealer],
+        ),
+    ]
+    if obs.calls and obs.phase is Phase.AUCTION:
+        calls = ", ".join(
+            f"{names[s]}: {t('action.pass', lang) if b is None else b}" for s, b in obs.calls
+        )
+        lines.append(t("summary.calls", lang, calls=calls))
+    if obs.contract is not None:
+        c = obs.contract
+        trump = suit_text(c.trump, lang) if c.trump is not None else t("summary.no_trump_yet", lang)
+        key = "summary.contract_forced" if c.forced else "summary.contract"
+        lines.append(t(key, lang, name=names[c.seat], bid=c.bid, trump=trump))
+    if obs.phase is Phase.PLAY:
+        if obs.trick:
+            leader = obs.trick_leader if obs.trick_leader is not None else 0
+            played = ", ".join(
+                f"{names[(leader + i) % 4]} {card_label(card)}" for i, card in enumerate(obs.trick)
+            )
+            lines.append(t("summary.trick", lang, cards=played))
+        elif obs.tricks:
+            last = obs.tricks[-1]
+            played = ", ".join(
+                f"{names[last.seat_of(i)]} {card_label(card)}" for i, card in enumerate(last.cards)
+            )
+            lines.append(t("summary.last_trick", lang, cards=played, winner=names[last.winner]))
+        won = ", ".join(f"{names[s]} {obs.tricks_won[s]}" for s in range(4))
+        lines.append(t("summary.tricks", lang, tricks=won))
+    totals = ", ".join(f"{names[s]} {match.totals[s]}" for s in range(4))
+    lines.append(t("summary.totals", lang, totals=totals))
+    lines.append(_phase_line(table, obs, names, lang))
+    if note:
+        lines.append(note)
+    return "\n".join(lines)
+
+
+def deal_summary_text(table: Table, index: int, lang: str) -> str:
+    match = table.match
+    assert match is not None
+    deal = match.finished[index]
+    names = seat_names(table, lang)
+    assert deal.scores is not None and deal.contract is not None
+    c = deal.contract
+    holder_tricks = deal.tricks_won[c.seat]
+    if table.rules.partnership:
+        holder_tricks += deal.tricks_won[(c.seat + 2) % 4]
+    made = holder_tricks >= c.bid
+    lines = [
+        t("deal.title", lang, n=index + 1),
+        t(
+            "deal.made" if made else "deal.down",
+            lang,
+            name=names[c.seat],
+            bid=c.bid,
+            tricks=holder_tricks,
+        ),
+        ", ".join(f"{names[s]} {deal.scores[s]:+d}" for s in range(4)),
+    ]
+    return "\n".join(lines)
+
+
+def match_result_text(table: Table, summary: MatchSummary | None, lang: str) -> str:
+    match = table.match
+    assert match is not None
+    names = seat_names(table, lang)
+    winners = " & ".join(names[s] for s in match.winners)
+    lines = [t("result.title", lang, table=table.id), t("result.winner", lang, names=winners)]
+    order = sorted(range(4), key=lambda s: -match.totals[s])
+    places = match.placements()
+    for s in order:
+        line = t("result.line", lang, place=places[s], name=names[s], total=match.totals[s])
+        if summary is not None:
+            p = summary.players[s]
+            if p.user_id is not None:
+                line += " " + t("result.rating", lang, change=f"{p.rating_change:+.1f}")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- private text
+def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> str:
+    """The hand message: the seat's cards, what is on the table, what to do."""
+    match = table.match
+    assert match is not None
+    obs = match.observation(seat)
+    names = seat_names(table, lang)
+    lines: list[str] = []
+    if notice:
+        lines.append(notice)
+    lines.append(t("hand.title", lang, table=table.id, seat=seat + 1, name=names[seat]))
+    if obs.hand is None:
+        lines.append(t("hand.blind", lang))
+    else:
+        parts = []
+        for suit in SUITS:
+            cards = [card_label(c) for c in reversed(cards_of(obs.hand & SUIT_MASKS[suit]))]
+            parts.append(" ".join(cards) if cards else f"{suit.symbol} –")
+        lines.append(" · ".join(parts))
+    if table.is_daily:
+        lines.append(public_summary(table, lang))
+    else:
+        if obs.contract is not None:
+            c = obs.contract
+            trump = (
+                suit_text(c.trump, lang) if c.trump is not None else t("summary.no_trump_yet", lang)
+            )
+            lines.append(t("summary.contract", lang, name=names[c.seat], bid=c.bid, trump=trump))
+        if obs.phase is Phase.PLAY and obs.trick:
+            leader = obs.trick_leader if obs.trick_leader is not None else 0
+            played = ", ".join(
+                f"{names[(leader + i) % 4]} {card_label(card)}" for i, card in enumerate(obs.trick)
+            )
+            lines.append(t("summary.trick", lang, cards=played))
+        elif obs.phase is Phase.PLAY and obs.tricks:
+            last = obs.tricks[-1]
+            played = ", ".join(
+                f"{names[last.seat_of(i)]} {card_label(card)}" for i, card in enumerate(last.cards)
+            )
+            lines.append(t("summary.last_trick", lang, cards=played, winner=names[last.winner]))
+        elif obs.phase is Phase.AUCTION and obs.calls:
+            calls = ", ".join(
+                f"{names[s]}: {t('action.pass', lang) if b is None else b}" for s, b in obs.calls
+            )
+            lines.append(t("summary.calls", lang, calls=calls))
+    if match.is_over:
+        lines.append(t("hand.over", lang))
+    elif obs.to_act == seat:
+        key = {
+            Phase.AUCTION: "hand.your_bid",
+            Phase.TRUMP: "hand.your_trump",
+            Phase.PLAY: "hand.your_card",
+        }[obs.phase]
+        lines.append(t(key, lang))
+    elif obs.to_act is not None:
+        lines.append(t("hand.waiting", lang, name=names[obs.to_act]))
+    return "\n".join(lines)
