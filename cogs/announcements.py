@@ -29,7 +29,7 @@ from .pictures import files_of
 from .replies import NO_PINGS
 from .service import Table, TableService
 from .text.summaries import deal_summary_text, match_result_text, public_summary
-from .text.words import action_text, clip, table_language
+from .text.words import action_text, clip, seat_name, table_language
 
 if TYPE_CHECKING:
     from .config import BotConfig
@@ -170,7 +170,7 @@ class Announcer:
         if table.is_daily:
             return
         lang = table_language(table)
-        name = table.seats[seat].name or t("seat.player", lang, n=seat + 1)
+        name = seat_name(table.seats[seat], seat, lang)
         key = "note.handed_over" if handed_over else "note.timeout"
         self.notes[table.id] = t(key, lang, name=name, action=action_text(action, lang))
         self.pacer.request(table.id)
