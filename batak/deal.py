@@ -19,7 +19,6 @@ from enum import Enum
 from typing import Any, Final, NamedTuple
 
 from batak.cards import (
-    ABOVE,
     SUIT_MASKS,
     SUITS,
     Card,
@@ -31,8 +30,20 @@ from batak.cards import (
     mask_of,
     parse_card,
 )
+from batak.play import (
+    breaking_cards,
+    broken_at_start,
+    lead_code,
+    legal_cards,
+    trick_winner,
+    winning_card,
+)
 from batak.rules import Rules
+from batak.scoring import score_deal
 from batak.seeds import deal_hands
+
+RECORD_FORMAT: Final = "batak-deal/1"
+"""The ``format`` of the game records :meth:`Deal.to_record` writes."""
 
 
 class Phase(Enum):
@@ -203,13 +214,14 @@ class Deal:
     """One deal of Batak. Seats 0..3 are in playing order."""
 
     __slots__ = (
-        "_breaks_on_any",
+        "_breaking",
         "_high_seat",
+        "_led",
         "_led_high",
         "_legal",
+        "_overtake",
         "_trump_high",
         "_trump_mask",
-        "_win_seat",
         "calls",
         "contract",
         "dealer",
@@ -260,13 +272,14 @@ class Deal:
         self.trump: Suit | None = None
         self._trump_mask = 0
         self.trump_broken = False
-        self._breaks_on_any = False
+        self._breaking: tuple[CardMask, ...] = ()
+        self._overtake = rules.overtake_when_trumped
         self.trick_leader = -1
         self.trick: list[Card] = []
         self.trick_legal: list[CardMask] = []
+        self._led = -1
         self._led_high = -1
         self._trump_high = -1
-        self._win_seat = -1
         self.tricks: list[Trick] = []
         self.tricks_won = [0, 0, 0, 0]
         self.played = 0
@@ -371,35 +384,15 @@ class Deal:
             return self._legal
         if self.phase is not _PLAY:
             return 0
-        hand = self.hands[self.to_act]
-        trick = self.trick
-        if not trick:
-            legal = hand
-            if not self.trump_broken:
-                other = hand & ~self._trump_mask
-                if other:
-                    legal = other
-        else:
-            follow = hand & SUIT_MASKS[trick[0] // 13]
-            if follow:
-                if (
-                    self._trump_high >= 0
-                    and not self.rules.overtake_when_trumped
-                    and not (self._trump_mask >> trick[0]) & 1
-                ):
-                    legal = follow
-                else:
-                    higher = follow & ABOVE[self._led_high]
-                    legal = higher or follow
-            else:
-                trumps = hand & self._trump_mask
-                if trumps:
-                    if self._trump_high >= 0:
-                        legal = (trumps & ABOVE[self._trump_high]) or trumps
-                    else:
-                        legal = trumps
-                else:
-                    legal = hand
+        legal = legal_cards(
+            self.hands[self.to_act],
+            self._led,
+            self._led_high,
+            self._trump_high,
+            self._trump_mask,
+            self.trump_broken,
+            self._overtake,
+        )
         self._legal = legal
         return legal
 
@@ -531,40 +524,35 @@ class Deal:
         trick = self.trick
         self.trick_legal.append(self._legal)
         self._legal = -1
-        is_trump = (self._trump_mask >> card) & 1
-        if not trick:
+        tmask = self._trump_mask
+        led = self._led
+        if not self.trump_broken and self._breaking[led + 1] >> card & 1:
+            self.trump_broken = True
+        # The trick summary of batak.play.add_card, written out: this is the hot path.
+        if led < 0:
             self.trick_leader = seat
-            self._led_high = card
-            self._win_seat = seat
-            if is_trump:
+            self._led = self._led_high = card
+            if tmask >> card & 1:
                 self._trump_high = card
-                if self._breaks_on_any:
-                    self.trump_broken = True
-        elif is_trump:
-            if card > self._trump_high:
+        else:
+            if card // 13 == led // 13 and card > self._led_high:
+                self._led_high = card
+            if tmask >> card & 1 and card > self._trump_high:
                 self._trump_high = card
-                self._win_seat = seat
-            if card // 13 == trick[0] // 13:
-                self._led_high = max(self._led_high, card)
-            if not self.trump_broken and (
-                self._breaks_on_any or not (self._trump_mask >> trick[0]) & 1
-            ):
-                self.trump_broken = True
-        elif card // 13 == trick[0] // 13 and card > self._led_high:
-            self._led_high = card
-            if self._trump_high < 0:
-                self._win_seat = seat
         trick.append(card)
         if len(trick) < 4:
             self.to_act = (seat + 1) % 4
             return
-        winner = self._win_seat
+        winner = (
+            self.trick_leader + trick.index(winning_card(self._led_high, self._trump_high))
+        ) % 4
         self.tricks.append(Trick(self.trick_leader, tuple(trick), winner, tuple(self.trick_legal)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.trick_legal = []
-        self._trump_high = -1
+        self._led = -1
         self._led_high = -1
+        self._trump_high = -1
         self.to_act = winner
         self.trick_leader = winner
         if not (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]):
@@ -628,8 +616,9 @@ class Deal:
     def _start_play(self, trump: Suit) -> None:
         self.trump = trump
         self._trump_mask = SUIT_MASKS[trump]
-        self.trump_broken = self.rules.trump_lead == "free"
-        self._breaks_on_any = self.rules.trump_lead == "after-trump-played"
+        lead_rule = lead_code(self.rules.trump_lead)
+        self._breaking = breaking_cards(lead_rule, trump)
+        self.trump_broken = broken_at_start(lead_rule)
         self.phase = Phase.PLAY
         self.trick_leader = self.to_act
         self._legal = -1
@@ -637,10 +626,39 @@ class Deal:
     # --- export ----------------------------------------------------------------
 
     def to_record(self) -> dict[str, Any]:
-        """The ``batak-deal/1`` record of this finished deal."""
-        from batak.records import deal_to_record
-
-        return deal_to_record(self)
+        """The ``batak-deal/1`` record of this finished deal (see :mod:`batak.records`)."""
+        if self.phase is not Phase.DONE or self.contract is None or self.scores is None:
+            raise ValueError("only a finished deal has a record")
+        contract = self.contract
+        assert contract.trump is not None
+        record: dict[str, Any] = {"format": RECORD_FORMAT, "rules": self.rules.deal_dict()}
+        if self.seed is not None:
+            record["seed"] = self.seed
+        record.update(
+            {
+                "dealer": self.dealer,
+                "hands": [_codes(h) for h in self.initial_hands],
+                "auction": [{"seat": seat, "bid": bid} for seat, bid in self.calls],
+                "contract": {
+                    "seat": contract.seat,
+                    "bid": contract.bid,
+                    "forced": contract.forced,
+                    "trump": contract.trump.letter,
+                },
+                "tricks": [
+                    {
+                        "leader": t.leader,
+                        "cards": [card_code(c) for c in t.cards],
+                        "winner": t.winner,
+                        "legal": [_codes(m) for m in t.legal],
+                    }
+                    for t in self.tricks
+                ],
+                "tricks_won": list(self.tricks_won),
+                "score": list(self.scores),
+            }
+        )
+        return record
 
     def copy(self) -> Deal:
         """An independent copy (for search and simulations)."""
@@ -670,41 +688,12 @@ def _full_placeholder() -> tuple[CardMask, CardMask, CardMask, CardMask]:
     return tuple(((1 << 13) - 1) << (13 * s) for s in range(4))  # type: ignore[return-value]
 
 
-def trick_winner(leader: int, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> int:
-    """The seat winning a (possibly incomplete) trick so far."""
-    best = 0
-    for i in range(1, len(cards)):
-        c, b = cards[i], cards[best]
-        if c // 13 == b // 13:
-            if c > b:
-                best = i
-        elif trump is not None and c // 13 == trump:
-            best = i
-    return (leader + best) % 4
+def _codes(mask: CardMask) -> list[str]:
+    return [card_code(c) for c in cards_of(mask)]
 
 
 def _singular(suit: Suit) -> str:
     return suit.english[:-1].lower()
-
-
-def score_deal(rules: Rules, contract: Contract, tricks_won: list[int]) -> list[int]:
-    """The score of each seat for a finished deal, by ``rules.scoring``."""
-    holder, bid = contract.seat, contract.bid
-    if rules.partnership:
-        team_tricks = [tricks_won[s] + tricks_won[(s + 2) % 4] for s in range(4)]
-        return [
-            _seat_score(rules.scoring, team_tricks[s], s % 2 == holder % 2, bid) for s in range(4)
-        ]
-    return [_seat_score(rules.scoring, tricks_won[s], s == holder, bid) for s in range(4)]
-
-
-def _seat_score(scoring: str, tricks: int, is_holder: bool, bid: int) -> int:
-    if scoring == "tens":
-        target = bid if is_holder else 1
-        return 10 * target + (tricks - target) if tricks >= target else -10 * target
-    if is_holder:
-        return tricks if tricks >= bid else -bid
-    return tricks
 
 
 __all__ = [

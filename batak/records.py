@@ -18,6 +18,7 @@ from batak.deal import (
     BIDS,
     PASS,
     PLAYS,
+    RECORD_FORMAT,
     TRUMPS,
     Action,
     Deal,
@@ -26,7 +27,7 @@ from batak.deal import (
 )
 from batak.rules import Rules, RulesError
 
-FORMAT: Final = "batak-deal/1"
+FORMAT: Final = RECORD_FORMAT
 _TOP_KEYS: Final = {
     "format",
     "rules",
@@ -68,39 +69,8 @@ def _codes(mask: CardMask) -> list[str]:
 
 
 def deal_to_record(deal: Deal) -> dict[str, Any]:
-    """The record of a finished deal."""
-    if deal.phase is not Phase.DONE or deal.contract is None or deal.scores is None:
-        raise ValueError("only a finished deal has a record")
-    contract = deal.contract
-    assert contract.trump is not None
-    record: dict[str, Any] = {"format": FORMAT, "rules": deal.rules.deal_dict()}
-    if deal.seed is not None:
-        record["seed"] = deal.seed
-    record.update(
-        {
-            "dealer": deal.dealer,
-            "hands": [_codes(h) for h in deal.initial_hands],
-            "auction": [{"seat": seat, "bid": bid} for seat, bid in deal.calls],
-            "contract": {
-                "seat": contract.seat,
-                "bid": contract.bid,
-                "forced": contract.forced,
-                "trump": contract.trump.letter,
-            },
-            "tricks": [
-                {
-                    "leader": t.leader,
-                    "cards": [card_code(c) for c in t.cards],
-                    "winner": t.winner,
-                    "legal": [_codes(m) for m in t.legal],
-                }
-                for t in deal.tricks
-            ],
-            "tricks_won": list(deal.tricks_won),
-            "score": list(deal.scores),
-        }
-    )
-    return record
+    """The record of a finished deal (the same as :meth:`Deal.to_record`)."""
+    return deal.to_record()
 
 
 def dumps(records: list[dict[str, Any]]) -> str:

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from batak.ai.bidding import bid_value, model_for
 from batak.ai.bots import HardPlayer
-from batak.ai.sim import trick_best
 from batak.cards import ABOVE, FULL_DECK, SUIT_MASKS, Suit, card_label
 from batak.deal import PASS, PLAYS, TRUMPS, Action, Bid, Observation, Phase, Play
+from batak.play import trick_best
 
 HINT_KINDS = (
     "bid",  # bid: expected tricks with the best trump and the chance of making it
