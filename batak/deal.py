@@ -557,7 +557,8 @@ class Deal:
         self.trick_leader = winner
         if not (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]):
             self.phase = Phase.DONE
-            self.scores = score_deal(self.rules, self.contract, self.tricks_won)  # type: ignore[arg-type]
+            assert self.contract is not None
+            self.scores = score_deal(self.rules, self.contract, self.tricks_won)
 
     def _call(self, action: Bid | Pass) -> None:
         if self.phase is not Phase.AUCTION:

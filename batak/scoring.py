@@ -17,10 +17,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple, Protocol
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
-from batak.cards import SUITS, Card, CardMask, Suit, card_code, cards_of, parse_card
+from batak.cards import HAND_SUIT_ORDER, hand_order_key, sort_codes, sort_hand
 from batak.rules import Rules, Scoring
 
 
@@ -219,43 +219,9 @@ def winners(totals: Sequence[int]) -> list[int]:
 
 
 # --- the order a hand is shown in ---------------------------------------------------
-
-HAND_SUIT_ORDER: Final[tuple[Suit, Suit, Suit, Suit]] = (Suit.S, Suit.H, Suit.C, Suit.D)
-"""Suits in the order a hand is shown: ♠ ♥ ♣ ♦, so that the colours alternate."""
-
-_SUIT_PLACE: Final = {suit: i for i, suit in enumerate(HAND_SUIT_ORDER)}
-_KEYS: Final = tuple((_SUIT_PLACE[SUITS[c // 13]], 12 - c % 13) for c in range(52))
-
-
-def hand_order_key(card: Card) -> tuple[int, int]:
-    """The sort key of the one hand order: by suit ♠ ♥ ♣ ♦, high card first.
-
-    >>> hand_order_key(parse_card("AS")) < hand_order_key(parse_card("2S"))
-    True
-    >>> hand_order_key(parse_card("2H")) < hand_order_key(parse_card("AC"))
-    True
-    """
-    return _KEYS[card]
-
-
-def sort_hand(cards: CardMask | Iterable[Card]) -> list[Card]:
-    """The cards (a mask or an iterable of cards) in the order a hand is shown.
-
-    >>> from batak.cards import parse_cards
-    >>> [card_code(c) for c in sort_hand(parse_cards(["2D", "AS", "TC", "KH", "3S"]))]
-    ['AS', '3S', 'KH', 'TC', '2D']
-    """
-    items = cards_of(cards) if isinstance(cards, int) else list(cards)
-    return sorted(items, key=_KEYS.__getitem__)
-
-
-def sort_codes(codes: Iterable[str]) -> list[str]:
-    """Record codes (``"TH"``) in the order a hand is shown.
-
-    >>> sort_codes(["2D", "AS", "TC", "KH", "3S"])
-    ['AS', '3S', 'KH', 'TC', '2D']
-    """
-    return [card_code(c) for c in sort_hand(parse_card(code) for code in codes)]
+# Defined in batak.cards (the lowest layer, so that format_cards uses it too) and
+# offered here with the other presentation facts: HAND_SUIT_ORDER, hand_order_key,
+# sort_hand and sort_codes.
 
 
 __all__ = [

@@ -10,7 +10,7 @@ import pytest
 from batak.ai.knowledge import exclusions
 from batak.ai.sim import Table, play_one
 from batak.cards import FULL_DECK, SUIT_MASKS, card_code, cards_of, mask_of
-from batak.deal import Deal, Phase
+from batak.deal import Deal, Phase, Play
 from batak.play import (
     add_card,
     excluded_by_play,
@@ -80,7 +80,9 @@ def test_engine_simulator_inference_and_reference_agree(rules: Rules) -> None:
                 excluded = exclusions(deal.observation(viewer))
                 for s in range(4):
                     assert not excluded[s] & deal.hands[s], (viewer, s)
-            card = players[seat].choose(deal.observation(seat)).card  # type: ignore[union-attr]
+            action = players[seat].choose(deal.observation(seat))
+            assert isinstance(action, Play)
+            card = action.card
             if trick:
                 assert (
                     trick_winner(leader, trick, int(deal.trump))
