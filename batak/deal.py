@@ -38,7 +38,7 @@ from batak.play import (
     trick_winner,
     winning_card,
 )
-from batak.rules import Rules
+from batak.rules import Rules, show_value
 from batak.scoring import score_deal
 from batak.seeds import deal_hands
 
@@ -64,11 +64,26 @@ class IllegalAction(ValueError):
 # --- actions ---------------------------------------------------------------
 
 
+def _check_int(value: object, low: int, high: int, what: str) -> None:
+    if type(value) is not int or not low <= value <= high:
+        raise IllegalAction(f"{what} must be an integer {low}..{high}, not {show_value(value)}")
+
+
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """Bid to take ``tricks`` tricks."""
+    """Bid to take ``tricks`` tricks (an integer 1..13; anything else raises
+    :class:`IllegalAction`, ``True`` included).
+
+    >>> Bid(True)
+    Traceback (most recent call last):
+    ...
+    batak.deal.IllegalAction: a bid must be an integer 1..13, not True
+    """
 
     tricks: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.tricks, 1, 13, "a bid")
 
     def __str__(self) -> str:
         return f"bid {self.tricks}"
@@ -88,15 +103,29 @@ class ChooseTrump:
 
     suit: Suit
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.suit, Suit):
+            suit = show_value(self.suit)
+            raise IllegalAction(f"the trump must be a suit S, H, D or C, not {suit}")
+
     def __str__(self) -> str:
         return f"trump {self.suit.letter}"
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play a card to the trick."""
+    """Play a card to the trick (a card is an integer 0..51; see :mod:`batak.cards`).
+
+    >>> Play(52)
+    Traceback (most recent call last):
+    ...
+    batak.deal.IllegalAction: a card must be an integer 0..51, not 52
+    """
 
     card: Card
+
+    def __post_init__(self) -> None:
+        _check_int(self.card, 0, 51, "a card")
 
     def __str__(self) -> str:
         return f"play {card_code(self.card)}"
@@ -502,8 +531,10 @@ class Deal:
         Raises :class:`IllegalAction` and changes nothing when the action is
         not allowed.
         """
-        if seat is not None and seat != self.to_act and self.phase is not Phase.DONE:
-            raise IllegalAction(f"it is not your turn: seat {self.to_act} is to act")
+        if seat is not None:
+            _check_int(seat, 0, 3, "a seat")
+            if seat != self.to_act and self.phase is not Phase.DONE:
+                raise IllegalAction(f"it is not your turn: seat {self.to_act} is to act")
         if type(action) is Play:
             self.play_card(action.card)
         elif type(action) is Bid or type(action) is Pass:
@@ -515,8 +546,10 @@ class Deal:
 
     def play_card(self, card: Card) -> None:
         """Play ``card`` for the seat to act (the fast path of :meth:`apply`)."""
+        if type(card) is not int or not 0 <= card < 52:
+            raise IllegalAction(f"a card must be an integer 0..51, not {show_value(card)}")
         if self.phase is not _PLAY or not (self.legal_card_mask() >> card) & 1:
-            raise IllegalAction(self.explain_illegal(PLAYS[card] if 0 <= card < 52 else Play(card)))
+            raise IllegalAction(self.explain_illegal(PLAYS[card]))
         seat = self.to_act
         bit = 1 << card
         self.hands[seat] ^= bit
@@ -572,7 +605,7 @@ class Deal:
         else:
             assert isinstance(action, Bid)
             n = action.tricks
-            if not isinstance(n, int) or n < max(self.rules.min_bid, self.high_bid + 1) or n > 13:
+            if type(n) is not int or n < max(self.rules.min_bid, self.high_bid + 1) or n > 13:
                 raise IllegalAction(self.explain_illegal(action))
             self.calls.append((seat, n))
             self.high_bid = n

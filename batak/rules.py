@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal, get_args
 
@@ -17,6 +18,20 @@ TrumpLead = Literal["after-trump-played", "after-ruff", "free"]
 """When trump may be led (``trump_lead``)."""
 TieBreak = Literal["extra-deal", "share"]
 """What a tie for first place after the last deal leads to (``tie_break``)."""
+
+
+_SHOW: Final = reprlib.Repr()
+_SHOW.maxlevel = 2
+_SHOW.maxstring = _SHOW.maxother = _SHOW.maxlong = 40
+
+
+def show_value(value: object) -> str:
+    """A short ``repr`` of a bad input for an error message: cut to a few dozen
+    characters, safe for deep nesting and huge numbers."""
+    try:
+        return _SHOW.repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__}>"
 
 
 class RulesError(ValueError):
@@ -55,7 +70,9 @@ class Rules:
         def check(ok: bool, option: str, expected: str) -> None:
             if not ok:
                 value = getattr(self, option)
-                raise RulesError(f"{option}: {value!r} is not allowed; expected {expected}")
+                raise RulesError(
+                    f"{option}: {show_value(value)} is not allowed; expected {expected}"
+                )
 
         check(self.preset in PRESET_NAMES, "preset", ", ".join(PRESET_NAMES))
         check(_is_int(self.min_bid) and 1 <= self.min_bid <= 13, "min_bid", "an integer 1..13")
@@ -101,7 +118,7 @@ class Rules:
         """
         if name not in PRESETS:
             expected = ", ".join(PRESET_NAMES)
-            raise RulesError(f"preset: {name!r} is not a preset; expected {expected}")
+            raise RulesError(f"preset: {show_value(name)} is not a preset; expected {expected}")
         unknown = set(overrides) - {f.name for f in fields(cls)}
         if unknown:
             raise RulesError(f"{sorted(unknown)[0]}: no such option")
@@ -152,7 +169,7 @@ class Rules:
         base = PRESETS.get(preset) if isinstance(preset, str) else None
         if base is None:
             expected = ", ".join(PRESET_NAMES)
-            raise RulesError(f"preset: {preset!r} is not a preset; expected {expected}")
+            raise RulesError(f"preset: {show_value(preset)} is not a preset; expected {expected}")
         if "fixed_trump" in values and values["fixed_trump"] is not None:
             values["fixed_trump"] = _parse_suit_option(values["fixed_trump"])
         return replace(base, **values)
@@ -183,7 +200,9 @@ def _parse_suit_option(value: object) -> Suit:
         return value
     if isinstance(value, str) and value in ("S", "H", "D", "C"):
         return Suit[value]
-    raise RulesError(f"fixed_trump: {value!r} is not allowed; expected null or S, H, D, C")
+    raise RulesError(
+        f"fixed_trump: {show_value(value)} is not allowed; expected null or S, H, D, C"
+    )
 
 
 PRESETS: Final[dict[str, Rules]] = {
