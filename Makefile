@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: run test lint types play bench e2e-bench gallery clean
+.PHONY: run test lint types play bench e2e-bench gallery fuzz clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ types: $(VENV)/.installed-test
 
 test: lint types
 	$(PY) -m pytest -q
+
+# A long attack on the engine's doors (records, actions); prints what it did.
+FUZZ_EXAMPLES ?= 20000
+fuzz: $(VENV)/.installed-test
+	BATAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:randomly tests/engine/test_engine_fuzz.py
 
 play: $(VENV)/.installed
 	$(PY) -m batak play
