@@ -11,6 +11,7 @@ from .base import KEEP
 from .maintenance import Housekeeping
 from .models import (
     BOT_LEVELS,
+    EXIT_DATABASE_DAMAGED,
     LANGUAGES,
     PACES,
     PRESETS,
@@ -18,6 +19,7 @@ from .models import (
     AlreadyRecordedError,
     DailyAlreadyPlayedError,
     DailyResult,
+    DatabaseDamagedError,
     Game,
     GameClosedError,
     GameNotFoundError,
@@ -43,6 +45,7 @@ from .store import DEFAULT_PATH, Store, default_path
 __all__ = [
     "BOT_LEVELS",
     "DEFAULT_PATH",
+    "EXIT_DATABASE_DAMAGED",
     "KEEP",
     "LANGUAGES",
     "LATEST_VERSION",
@@ -52,6 +55,7 @@ __all__ = [
     "AlreadyRecordedError",
     "DailyAlreadyPlayedError",
     "DailyResult",
+    "DatabaseDamagedError",
     "Game",
     "GameClosedError",
     "GameNotFoundError",

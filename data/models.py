@@ -28,6 +28,30 @@ class NotABatakDatabaseError(StoreError):
     """The file is an SQLite database of some other application."""
 
 
+EXIT_DATABASE_DAMAGED: Final = 65
+"""Exit status of ``bot.py`` and ``python -m data`` for a damaged database (sysexits'
+EX_DATAERR), so a service manager can tell it from a crash and not restart in a loop."""
+
+
+class DatabaseDamagedError(StoreError):
+    """The database file is damaged (or is not an SQLite file at all): the store
+    refuses to open it rather than run with part of the data missing.
+
+    ``str(error)`` is one line naming the file, what is wrong and how to restore;
+    ``path`` and ``problem`` hold the parts.
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        problem = "; ".join(p.strip() for p in problem.splitlines() if p.strip())
+        super().__init__(
+            f"{path} is damaged: {problem}. Stop the bot, move it and its -wal/-shm files "
+            "aside (do not delete them), copy your latest backup (`python -m data backup`) "
+            f"to {path} and start again; see README, Backups."
+        )
+        self.path = path
+        self.problem = problem
+
+
 class GameNotFoundError(StoreError, LookupError):
     """No game with that id."""
 

@@ -18,6 +18,7 @@ from typing import Final
 
 import aiosqlite
 
+from . import health
 from .base import KEEP
 from .daily import DailyStore
 from .games import GameStore
@@ -25,6 +26,7 @@ from .guild_settings import SettingsStore
 from .maintenance import DAILY_HOUSEKEEPING, Housekeeping, MaintenanceStore, Sleep
 from .matches import MatchStore, decode_records, encode_records, placements_of, seat_stats
 from .models import (
+    DatabaseDamagedError,
     NotABatakDatabaseError,
     SchemaTooNewError,
 )
@@ -71,29 +73,43 @@ class Store(GameStore, MatchStore, StandingStore, DailyStore, SettingsStore, Mai
         migrations: Sequence[Migration] = MIGRATIONS,
         housekeeping: Housekeeping | None = DAILY_HOUSEKEEPING,
         sleep: Sleep = asyncio.sleep,
+        check: bool = True,
     ) -> Store:
         """Open (creating if needed) and migrate the database.
 
         ``path`` defaults to ``default_path()``. Raises ``SchemaTooNewError`` for a
-        database written by newer code and ``NotABatakDatabaseError`` for a foreign one.
+        database written by newer code, ``NotABatakDatabaseError`` for a foreign one and
+        ``DatabaseDamagedError`` for a damaged file (``check``: see ``data.health``; the
+        file is checked before anything is written to it).
         ``housekeeping`` is when closed tables are purged in the background (None: never;
         see ``Housekeeping``); ``sleep`` is what that task waits with (tests pass a fake).
         ``migrations`` is a testing hook; leave it alone.
         """
         p = str(path) if path is not None else str(default_path())
-        if p != ":memory:" and not p.startswith("file:"):
-            Path(p).parent.mkdir(parents=True, exist_ok=True)
+        is_file = p != ":memory:" and not p.startswith("file:")
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous level {synchronous!r}")
+        existing = is_file and os.path.exists(p) and os.path.getsize(p) > 0
+        if is_file:
+            if check:
+                health.check_file(p)
+            Path(p).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(p, isolation_level=None, timeout=busy_timeout_ms / 1000)
         try:
             db.row_factory = sqlite3.Row
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            if check and existing:  # a new file has nothing to check
+                await health.check_connection(db, p)
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             store = cls(db, p, clock or (lambda: datetime.now(UTC)))
             store.schema_version = await store._migrate(migrations)
+        except sqlite3.DatabaseError as exc:
+            await db.close()
+            if health.is_damage(exc):
+                raise DatabaseDamagedError(p, f"SQLite says '{exc}'") from exc
+            raise
         except BaseException:
             await db.close()
             raise
