@@ -19,11 +19,12 @@ from typing import Final
 import aiosqlite
 
 from . import health
-from .base import KEEP
+from .announcements import AnnouncementStore
+from .base import KEEP, Sleep
 from .daily import DailyStore
 from .games import GameStore
 from .guild_settings import SettingsStore
-from .maintenance import DAILY_HOUSEKEEPING, Housekeeping, MaintenanceStore, Sleep
+from .maintenance import DAILY_HOUSEKEEPING, Housekeeping, MaintenanceStore
 from .matches import MatchStore, decode_records, encode_records, placements_of, seat_stats
 from .models import (
     DatabaseDamagedError,
@@ -54,8 +55,17 @@ def default_path() -> Path:
 
 
 # --------------------------------------------------------------------------- the store
-class Store(GameStore, MatchStore, StandingStore, DailyStore, SettingsStore, MaintenanceStore):
-    """Durable games, finished matches, standings, daily results and server settings.
+class Store(
+    GameStore,
+    MatchStore,
+    StandingStore,
+    DailyStore,
+    AnnouncementStore,
+    SettingsStore,
+    MaintenanceStore,
+):
+    """Durable games, finished matches, standings, daily results, announcements and
+    server settings; each kind in its own module, all on one connection.
 
     Open with ``await Store.open(path)`` (or ``async with await Store.open() as store``);
     close with ``await store.close()``.
@@ -103,7 +113,7 @@ class Store(GameStore, MatchStore, StandingStore, DailyStore, SettingsStore, Mai
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-            store = cls(db, p, clock or (lambda: datetime.now(UTC)))
+            store = cls(db, p, clock or (lambda: datetime.now(UTC)), sleep)
             store.schema_version = await store._migrate(migrations)
         except sqlite3.DatabaseError as exc:
             await db.close()
