@@ -141,8 +141,14 @@ class Store(
 
     async def _migrate(self, migrations: Sequence[Migration]) -> int:
         latest = len(migrations)
-        version = int(await self._scalar("PRAGMA user_version"))
-        app_id = int(await self._scalar("PRAGMA application_id"))
+        async with self._snapshot():  # one state: another process may be migrating it
+            version = int(await self._scalar("PRAGMA user_version"))
+            app_id = int(await self._scalar("PRAGMA application_id"))
+            tables = int(
+                await self._scalar(
+                    "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'"
+                )
+            )
         if app_id not in (0, APPLICATION_ID):
             raise NotABatakDatabaseError(
                 f"{self.path} belongs to another application (application_id {app_id:#x})"
@@ -153,14 +159,10 @@ class Store(
                 f"versions up to {latest}: it was written by a newer batak-bot. Upgrade the "
                 "bot, or point DATABASE_PATH at another file; refusing to touch it."
             )
-        if version == 0:
-            n = await self._scalar(
-                "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'"
+        if version == 0 and tables:
+            raise NotABatakDatabaseError(
+                f"{self.path} already holds tables that are not batak-bot's; refusing"
             )
-            if n:
-                raise NotABatakDatabaseError(
-                    f"{self.path} already holds tables that are not batak-bot's; refusing"
-                )
         while version < latest:
             async with self._tx() as db:
                 # Another process may have migrated while we waited for the lock.
