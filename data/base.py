@@ -153,7 +153,8 @@ class StoreBase:
 
     async def _begin(self, sql: str) -> None:
         """Start a transaction; when another connection holds the lock past the busy
-        timeout, wait and try again (safe: nothing of ours has run yet)."""
+        timeout, wait and try again (safe: nothing of ours has run yet). Also for other
+        statements that are safe to repeat (switching the journal mode)."""
         for delay in (*RETRY_DELAYS, None):
             try:
                 await self._db.execute(sql)

@@ -111,9 +111,10 @@ class Store(
             if check and existing:  # a new file has nothing to check
                 await health.check_connection(db, p)
             await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             store = cls(db, p, clock or (lambda: datetime.now(UTC)), sleep)
+            # needs a moment alone with the file; another process may be opening it too
+            await store._begin("PRAGMA journal_mode = WAL")
+            await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             store.schema_version = await store._migrate(migrations)
         except sqlite3.DatabaseError as exc:
             await db.close()
