@@ -18,7 +18,7 @@ from cogs import workers
 from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.service import TableService
-from data import Store, StoreError
+from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
 
 log = logging.getLogger("batak")
 
@@ -136,6 +136,9 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    except DatabaseDamagedError as exc:  # one line, no traceback: what is wrong, what to do
+        print(exc, file=sys.stderr)
+        return EXIT_DATABASE_DAMAGED
     except StoreError as exc:
         print(f"Cannot use the database: {exc}", file=sys.stderr)
         return 2
