@@ -6,6 +6,7 @@ from PIL import Image
 
 from . import draw as dr
 from .labels import suit_name, text_for
+from .png import to_png
 from .text import display_name, fit, font
 from .theme import Theme, get_theme
 from .views import AuctionView
@@ -224,4 +225,4 @@ def render_auction_image(
 
 def render_auction(view: AuctionView, theme: str | Theme = "dark", lang: str = "en") -> bytes:
     """PNG bytes of the auction picture (960 wide)."""
-    return dr.to_png(render_auction_image(view, theme, lang), get_theme(theme))
+    return to_png(render_auction_image(view, theme, lang), get_theme(theme))

@@ -7,6 +7,7 @@ from PIL import Image
 from . import draw as dr
 from .cards import card_shadowed, card_size, shadow_margin
 from .labels import suit_name, text_for
+from .png import to_png
 from .text import clean, fit, font
 from .theme import Theme, get_theme
 from .views import HandView
@@ -80,4 +81,4 @@ def render_hand(
     view: HandView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
 ) -> bytes:
     """PNG bytes of a hand; meant for the player's ephemeral message."""
-    return dr.to_png(render_hand_image(view, theme, four_colour, lang), get_theme(theme))
+    return to_png(render_hand_image(view, theme, four_colour, lang), get_theme(theme))

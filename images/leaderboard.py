@@ -6,8 +6,9 @@ from PIL import Image
 
 from . import draw as dr
 from .labels import text_for
+from .png import to_png
 from .text import clean, font
-from .theme import Theme, get_theme
+from .theme import MEDALS, Theme, get_theme
 from .views import LeaderboardView, default_colour
 
 W = 800
@@ -15,7 +16,6 @@ PAD = 32
 ROW_H = 60
 HEAD_H = 130
 X_RATING, X_WINS, X_PLAYED = 480, 568, 664
-MEDALS = {1: (236, 184, 40), 2: (176, 184, 196), 3: (205, 127, 70)}
 
 
 def render_leaderboard_image(
@@ -97,4 +97,4 @@ def render_leaderboard(
     view: LeaderboardView, theme: str | Theme = "dark", lang: str = "en"
 ) -> bytes:
     """PNG bytes of the leaderboard (800 wide)."""
-    return dr.to_png(render_leaderboard_image(view, theme, lang), get_theme(theme))
+    return to_png(render_leaderboard_image(view, theme, lang), get_theme(theme))

@@ -6,6 +6,7 @@ from PIL import Image
 
 from . import draw as dr
 from .labels import suit_name, text_for, upper
+from .png import to_png
 from .text import display_name, font
 from .theme import Theme, get_theme
 from .views import ContractView, DealSummaryView, MatchResultView, Player
@@ -150,7 +151,7 @@ def render_deal_summary(
     view: DealSummaryView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
 ) -> bytes:
     """PNG bytes of the end-of-deal summary (960 wide)."""
-    return dr.to_png(render_deal_summary_image(view, theme, four_colour, lang), get_theme(theme))
+    return to_png(render_deal_summary_image(view, theme, four_colour, lang), get_theme(theme))
 
 
 def render_match_result_image(
@@ -319,4 +320,4 @@ def render_match_result(
     view: MatchResultView, theme: str | Theme = "dark", lang: str = "en"
 ) -> bytes:
     """PNG bytes of the match result (or standings so far, when there is no winner yet)."""
-    return dr.to_png(render_match_result_image(view, theme, lang), get_theme(theme))
+    return to_png(render_match_result_image(view, theme, lang), get_theme(theme))

@@ -8,12 +8,13 @@ from PIL import Image, ImageDraw
 
 from . import draw as dr
 from .cards import card_shadowed, card_size, shadow_margin
+from .felt import H, W, background
 from .labels import suit_name, text_for, upper
+from .png import to_png
 from .text import clean, fit, font
 from .theme import Theme, get_theme
 from .views import Player, TableView, TrickView
 
-W, H = 960, 680
 CX, CY = W // 2, H // 2
 PLATE_W, PLATE_H = 296, 88
 MARGIN = 22
@@ -60,32 +61,6 @@ def preset_title(preset: str, lang: str = "en") -> str:
     if preset in KNOWN_PRESETS:
         return text_for(lang, f"preset.{preset}")
     return fit(clean(preset), 18, False, 200) or "Batak"
-
-
-@lru_cache(maxsize=8)
-def background(theme: Theme) -> Image.Image:
-    """The static part of the table picture: backdrop and felt (cached per theme)."""
-    im = Image.new("RGB", (W, H), theme.bg)
-    fx0, fy0, fx1, fy1 = 96, 64, W - 96, H - 64
-    fw, fh = fx1 - fx0, fy1 - fy0
-    dr.paste(im, dr.shadow((fw, fh), 170, theme.shadow_alpha, 10), (fx0 - 20, fy0 - 14))
-    # felt: a radial gradient from the centre colour to the edge, inside a darker rim
-    shape = dr.rounded((fw, fh), 170, (255, 255, 255, 255)).getchannel("A")
-    inner = dr.rounded((fw - 20, fh - 20), 160, (255, 255, 255, 255)).getchannel("A")
-    rim = Image.new("RGB", (fw, fh), theme.felt_edge)
-    grad = Image.radial_gradient("L").resize((fw, fh), Image.Resampling.BILINEAR)
-    felt = Image.composite(
-        Image.new("RGB", (fw, fh), theme.felt), Image.new("RGB", (fw, fh), theme.felt_centre), grad
-    )
-    inner_mask = Image.new("L", (fw, fh), 0)
-    inner_mask.paste(inner, (10, 10))
-    rim.paste(felt, (0, 0), inner_mask)
-    im.paste(rim, (fx0, fy0), shape)
-    # a thin inner line, like the stitching of a card table
-    line = dr.mix(theme.felt, theme.felt_text, 0.22)
-    ring = dr.rounded((fw - 44, fh - 44), 150, (0, 0, 0, 0), dr.rgba(line), 2)
-    dr.paste(im, ring, (fx0 + 22, fy0 + 22))
-    return im
 
 
 BOX_TEXT = (18, 14)  # where an info box's text starts, from the panel's corner
@@ -566,4 +541,4 @@ def render_table(
     view: TableView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
 ) -> bytes:
     """PNG bytes of the table picture for ``view`` (960×680)."""
-    return dr.to_png(render_table_image(view, theme, four_colour, lang), get_theme(theme))
+    return to_png(render_table_image(view, theme, four_colour, lang), get_theme(theme))
