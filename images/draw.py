@@ -194,27 +194,43 @@ def panel(
 
 
 @lru_cache(maxsize=512)
-def avatar(diameter: int, colour: Colour, letters: str, ring: Colour | None = None) -> Image.Image:
-    """A round avatar with initials, anti-aliased, cached."""
+def avatar(
+    diameter: int, colour: Colour, letters: str, ring: Colour | None = None, square: bool = False
+) -> Image.Image:
+    """A round avatar with initials (a rounded square for a computer player), cached.
+
+    The shape is drawn supersampled; the letters at the final size, so their size is
+    the size they are seen at."""
     big = Image.new("RGBA", (diameter * SS, diameter * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
-    d.ellipse(
-        (0, 0, diameter * SS - 1, diameter * SS - 1),
-        fill=rgba(colour),
-        outline=rgba(ring) if ring else None,
-        width=3 * SS if ring else 0,
+    box = (0, 0, diameter * SS - 1, diameter * SS - 1)
+    outline = rgba(ring) if ring else None
+    width = 3 * SS if ring else 0
+    if square:
+        d.rounded_rectangle(
+            box, radius=diameter * SS // 4, fill=rgba(colour), outline=outline, width=width
+        )
+    else:
+        d.ellipse(box, fill=rgba(colour), outline=outline, width=width)
+    out = big.resize((diameter, diameter), Image.Resampling.LANCZOS)
+    size = round(diameter * (0.42 if len(letters) <= 1 else 0.38))
+    c = diameter / 2
+    ImageDraw.Draw(out).text(
+        (c, c), letters, font=font(size, True), fill=ink_on(colour), anchor="mm"
     )
-    size = round(diameter * SS * (0.42 if len(letters) <= 1 else 0.36))
-    c = diameter * SS // 2
-    d.text((c, c), letters, font=font(size, True), fill=ink_on(colour), anchor="mm")
-    return big.resize((diameter, diameter), Image.Resampling.LANCZOS)
+    return out
 
 
 def player_avatar(
-    diameter: int, name: str, given_initials: str, colour: Colour, ring: Colour | None = None
+    diameter: int,
+    name: str,
+    given_initials: str,
+    colour: Colour,
+    ring: Colour | None = None,
+    square: bool = False,
 ) -> Image.Image:
     letters = clean(given_initials)[:2].upper() if given_initials else initials(name)
-    return avatar(diameter, colour, letters or "?", ring)
+    return avatar(diameter, colour, letters or "?", ring, square)
 
 
 @lru_cache(maxsize=256)

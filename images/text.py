@@ -182,3 +182,12 @@ def fit(text: str, size: int, bold: bool, max_width: int) -> str:
 def display_name(name: str, size: int, bold: bool, max_width: int, fallback: str) -> str:
     """Clean ``name`` and fit it to ``max_width``; ``fallback`` when it is empty."""
     return fit(clean(name, fallback), size, bold, max_width)
+
+
+def fit_size(text: str, size: int, bold: bool, max_width: int, smallest: int = 10) -> int:
+    """The largest font size from ``size`` down to ``smallest`` at which ``text`` fits
+    ``max_width`` (``smallest`` when none does; :func:`fit` then shortens it)."""
+    for s in range(size, smallest - 1, -1):
+        if font(s, bold).getlength(text) <= max_width:
+            return s
+    return smallest
