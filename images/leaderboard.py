@@ -92,7 +92,11 @@ def render_leaderboard_image(
         )
         d.text((X_WINS, cy), str(row.wins), font=font(20), fill=th.text, anchor="rm")
         d.text((X_PLAYED, cy), str(row.matches), font=font(20), fill=th.text, anchor="rm")
-        pct = f"{100 * row.wins / row.matches:.0f}%" if row.matches > 0 else "–"
+        pct = (
+            text_for(lang, "img.percent", n=round(100 * row.wins / row.matches))
+            if row.matches > 0
+            else "–"
+        )
         d.text((W - PAD - 18, cy), pct, font=font(20), fill=th.dim, anchor="rm")
     return im
 

@@ -11,7 +11,7 @@ from .cards import card_shadowed, card_size, shadow_margin
 from .felt import H, W, background
 from .labels import suit_name, text_for, upper
 from .png import to_png
-from .text import clean, fit, font
+from .text import clean, fit, font, initials, wrap
 from .theme import Theme, get_theme
 from .views import Player, TableView, TrickView
 
@@ -44,7 +44,7 @@ INFO_W, INFO_H = 282, 150
 CONTRACT_BOX = (MARGIN, MARGIN, MARGIN + INFO_W, MARGIN + INFO_H + 26)
 DEAL_BOX = (W - MARGIN - INFO_W, MARGIN, W - MARGIN, MARGIN + INFO_H)
 STATUS_BOX = (MARGIN, H - MARGIN - INFO_H, MARGIN + INFO_W, H - MARGIN)
-LAST_BOX = (W - MARGIN - INFO_W, H - MARGIN - 184, W - MARGIN, H - MARGIN)
+LAST_BOX = (W - MARGIN - INFO_W, H - MARGIN - 196, W - MARGIN, H - MARGIN)
 
 KNOWN_PRESETS = ("standard", "classic", "esli", "koz-maca", "kanli")
 
@@ -147,7 +147,7 @@ def draw_plate(
         chip = dr.pill(
             text_for(lang, "img.dealer_chip"), MIN_TEXT, theme.text, theme.panel, height=32, pad_x=8
         )
-        dr.paste(im, chip, (ax + AVATAR - 22, ay + AVATAR - 24))
+        dr.paste(im, chip, (ax + AVATAR - 28, ay + AVATAR - 24))
     tx = ax + AVATAR + 12
     max_w = x + PLATE_W - tx - 14
     dr.name_text(
@@ -201,13 +201,24 @@ def _draw_contract(
     chip_cx = bx + 12 + w - 50
     top = by + 12 + 40
     room = chip_cx - chip // 2 - ox - 8
-    d.text(
-        (ox, oy + 18),
-        fit(label, MIN_TEXT, True, w - 36),
-        font=font(MIN_TEXT, True),
-        fill=theme.dim,
-        anchor="ls",
-    )
+    if forced and holder is not None:  # the red tag takes the label's place
+        tag = dr.pill(
+            upper(lang, text_for(lang, "img.forced")),
+            MIN_TEXT,
+            theme.bad,
+            (255, 255, 255),
+            height=32,
+            pad_x=8,
+        )
+        dr.paste(im, tag, (ox - 4, oy - 6))
+    else:
+        d.text(
+            (ox, oy + 18),
+            fit(label, MIN_TEXT, True, w - 36),
+            font=font(MIN_TEXT, True),
+            fill=theme.dim,
+            anchor="ls",
+        )
     if trump is not None:
         dr.paste(
             im,
@@ -218,6 +229,7 @@ def _draw_contract(
             note = fit(text_for(lang, "img.trump_broken"), MIN_TEXT, False, w - 36)
             d.text((ox, oy + 146), note, font=small, fill=theme.dim, anchor="ls")
     if holder is None:
+        room = room if trump is not None else w - 36
         d.text(
             (ox, oy + 34),
             fit(text_for(lang, "img.not_yet"), 26, True, room),
@@ -248,12 +260,6 @@ def _draw_contract(
         seat_fallback(holder_seat, lang),
         bold=True,
     )
-    if forced:
-        tag = dr.pill(
-            text_for(lang, "img.forced"), MIN_TEXT, theme.bad, (255, 255, 255), height=32, pad_x=8
-        )
-        lw = font(MIN_TEXT, True).getlength(label)
-        dr.paste(im, tag, (min(ox + int(lw) + 10, bx + 12 + w - tag.width - 8), oy - 8))
     if trump is None:
         slot = dr.rounded((chip, chip), 10, (0, 0, 0, 0), dr.rgba(theme.faint), 2, dash=True)
         dr.paste(im, slot, (chip_cx - chip // 2, top))
@@ -305,9 +311,11 @@ def _draw_last_trick(
     viewer: int,
     four_colour: bool,
     lang: str,
+    spectator: bool = False,
 ) -> None:
     """The last trick, cards in seat order from the viewer (you, right, across, left), each
-    over a dot of its player's avatar colour; the winner's card ringed, its name below."""
+    over its player's initials (the viewer's own: "you", unless ``spectator``) in the
+    colour of their avatar; the winner's card ringed, its name below."""
     ox, oy = _draw_box(im, theme, LAST_BOX)
     bx = LAST_BOX[0] - 12  # the box sprite's left edge
     w = INFO_W
@@ -333,12 +341,18 @@ def _draw_last_trick(
         dr.paste(
             im, card_shadowed(code, MINI_W, four_colour, 0.0, theme.shadow_alpha), (x - m, y - m)
         )
-        dot = dr.rounded((14, 14), 7, dr.rgba(players[seat].avatar_colour))
-        dr.paste(im, dot, (x + cw // 2 - 7, y + ch + 8))
+        p = players[seat]
+        if i == 0 and not spectator:
+            who, colour = text_for(lang, "img.pos.0"), theme.text
+        else:
+            who = clean(p.initials)[:2].upper() if p.initials else initials(p.name)
+            colour = dr.mix(p.avatar_colour, theme.text, 0.25)
+        who = fit(who, MIN_TEXT, True, cw + gap - 2)
+        d.text((x + cw / 2, y + ch + 8), who, font=bold, fill=colour, anchor="mt")
     if trick.winner is not None:
         arrow = "→ "
         aw = bold.getlength(arrow)
-        ny = y + ch + 50
+        ny = y + ch + 62
         d.text((ox, ny), arrow, font=bold, fill=theme.text, anchor="ls")
         dr.name_text(
             d,
@@ -376,9 +390,8 @@ def _status(im: Image.Image, view: TableView, th: Theme, lang: str) -> None:
             anchor="lt",
         )
         played = text_for(lang, "img.tricks_played", n=sum(view.tricks_won))
-        d.text(
-            (sx, sy + 96), fit(played, MIN_TEXT, False, room), font=small, fill=th.dim, anchor="ls"
-        )
+        for i, line in enumerate(wrap(played, MIN_TEXT, False, room, 2)):
+            d.text((sx, sy + 96 + 30 * i), line, font=small, fill=th.dim, anchor="ls")
         return
     d.text((sx, sy + 18), text_for(lang, "img.turn"), font=bold, fill=th.dim, anchor="ls")
     p = view.players[seat]
@@ -436,7 +449,7 @@ def render_table_image(
         tag = dr.pill(
             text_for(lang, "img.lead"), MIN_TEXT, th.accent, th.accent_text, height=32, pad_x=8
         )
-        dr.paste(im, tag, (px - tag.width // 2, py - ch // 2 - tag.height // 2))
+        dr.paste(im, tag, (px - tag.width // 2, py + ch // 2 - tag.height // 2))
 
     # seats, with their tags (contract holder, seat to act) on the plate's edge
     c = view.contract
@@ -473,7 +486,11 @@ def render_table_image(
             )
         if active:
             act = upper(lang, text_for(lang, f"img.act.{view.phase}"))
-            tags.append(dr.pill("▶ " + act, MIN_TEXT, th.text, th.panel, height=34))
+            tag = dr.pill("▶ " + act, MIN_TEXT, th.text, th.panel, height=34)
+            if sum(t.width + 6 for t in tags) + tag.width > PLATE_W - 28:
+                # no room on the plate's edge: the arrow alone (the status box says the rest)
+                tag = dr.pill("▶", MIN_TEXT, th.text, th.panel, height=34)
+            tags.append(tag)
         tx = x + PLATE_W - 14
         for tag in tags:
             tx -= tag.width
@@ -501,7 +518,7 @@ def render_table_image(
     _status(im, view, th, lang)
     last = view.last_trick
     if last is not None and last.cards:
-        _draw_last_trick(im, th, last, view.players, viewer, four_colour, lang)
+        _draw_last_trick(im, th, last, view.players, viewer, four_colour, lang, view.spectator)
     return im
 
 

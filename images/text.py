@@ -191,3 +191,19 @@ def fit_size(text: str, size: int, bold: bool, max_width: int, smallest: int = 1
         if font(s, bold).getlength(text) <= max_width:
             return s
     return smallest
+
+
+def wrap(text: str, size: int, bold: bool, max_width: int, max_lines: int) -> list[str]:
+    """``text`` broken at spaces into at most ``max_lines`` lines of ``max_width``; the
+    last line is shortened with "…" when the words do not fit."""
+    f = font(size, bold)
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < max_lines - 1:
+        line = words.pop(0)
+        while words and f.getlength(line + " " + words[0]) <= max_width:
+            line += " " + words.pop(0)
+        lines.append(fit(line, size, bold, max_width))
+    if words:
+        lines.append(fit(" ".join(words), size, bold, max_width))
+    return lines

@@ -182,8 +182,10 @@ class _LocaleFormatter(string.Formatter):
             return format_number(self.lang, n, int(fixed.group(2)), plus=bool(fixed.group(1)))
         if format_spec == "percent" and n is not None:
             return format_percent(n / 100, locale=_locale(self.lang))
-        if n is not None and _entry(self.lang, format_spec) is not None:
+        if _entry(self.lang, format_spec) is not None:
             return counted(self.lang, format_spec, value)
+        if n is None and (format_spec == "percent" or fixed is not None):
+            return str(value)  # "?" where a number was expected: shown as it is
         return super().format_field(value, format_spec)
 
 

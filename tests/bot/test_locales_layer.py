@@ -15,7 +15,7 @@ from images.labels import text_for
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = locales.languages()
 ENGLISH = locales.catalogues()["en"]
-CODE = [*(ROOT / "cogs").glob("*.py"), *(ROOT / "images").glob("*.py"), ROOT / "bot.py"]
+CODE = [*(ROOT / "cogs").rglob("*.py"), *(ROOT / "images").rglob("*.py"), ROOT / "bot.py"]
 
 
 def test_plurals_follow_the_number() -> None:
@@ -48,6 +48,13 @@ def test_numbers_and_percent_per_locale() -> None:
 
 def test_a_missing_value_stays_a_placeholder() -> None:
     assert t("hint.suggest", "en") == "Hint: {action}."
+
+
+def test_a_word_where_a_number_goes_is_shown_as_it_is() -> None:
+    assert t("hint.pass-blind-none", "en", tricks="?") == (
+        "Pass: an unseen hand averages only about ? tricks."
+    )
+    assert t("hint.percent", "tr", n="?") == "?"
 
 
 @pytest.mark.parametrize("lang", LANGS)
