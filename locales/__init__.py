@@ -141,6 +141,8 @@ def format_number(lang: str, n: Decimal, digits: int, plus: bool = False) -> str
     """``n`` with ``digits`` decimals, the language's separator and minus, no grouping."""
     pattern = "0" if digits == 0 else "0." + "0" * digits
     out = format_decimal(n, format=pattern, locale=_locale(lang))
+    if out.startswith("-"):
+        out = "−" + out[1:]  # the real minus sign, as the pictures write scores
     if plus and n >= 0:
         out = get_plus_sign_symbol(_locale(lang)) + out
     return out
