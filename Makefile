@@ -24,7 +24,7 @@ lint: $(VENV)/.installed-test
 	$(PY) -m ruff format --check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak images data cogs bot.py
+	$(PY) -m mypy --strict batak images data cogs locales bot.py
 
 test: lint types
 	$(PY) -m pytest -q

@@ -137,8 +137,8 @@ def test_catalogues_are_complete_and_every_key_used_exists() -> None:
         for key, text in data.items():
             if key.startswith("_"):
                 continue
-            wanted = set(re.findall(r"{(\w+)}", en[key]))
-            assert set(re.findall(r"{(\w+)}", text)) == wanted, (path.name, key)
+            wanted = set(re.findall(r"{(\w+)[}:]", json.dumps(en[key])))
+            assert set(re.findall(r"{(\w+)[}:]", json.dumps(text))) == wanted, (path.name, key)
 
 
 def test_locale_resolution() -> None:
