@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from dataclasses import fields
@@ -13,7 +12,6 @@ from batak.players import make_player
 from cogs import render
 from cogs.components import HAND_RE, TABLE_RE, hand_id, table_id
 from cogs.i18n import catalogues, missing_keys, resolve, t
-from cogs.pacing import EditPacer
 from cogs.service import Table
 from data import Game, Seat
 from images import build as img_build
@@ -148,18 +146,3 @@ def test_locale_resolution() -> None:
     assert resolve("pt-BR", "tr") == "pt"
     assert t("button.pass", "tr") == "Pas"
     assert t("no.such.key", "tr") == "no.such.key"
-
-
-async def test_pacer_coalesces_rapid_edits() -> None:
-    done: list[int] = []
-
-    async def edit(key: int) -> None:
-        done.append(key)
-
-    pacer = EditPacer(0.05, edit)
-    for _ in range(50):
-        pacer.request(1)
-        await asyncio.sleep(0.002)
-    await asyncio.sleep(0.15)
-    assert 1 < len(done) <= 5  # ~0.1 s of requests, one edit per 0.05 s at most
-    await pacer.close()
