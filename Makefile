@@ -16,8 +16,10 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 	$(PIP) install --quiet -e '.[test]'
 	touch $@
 
+# bot.py exits 2 when it cannot start and has said why (no token yet, a refused token, a
+# bad setting or database): that is the end of `make run`, not a failure of make's own.
 run: $(VENV)/.installed
-	$(PY) bot.py
+	@$(PY) bot.py || [ $$? -eq 2 ]
 
 lint: $(VENV)/.installed-test
 	$(PY) -m ruff check .
