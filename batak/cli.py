@@ -14,7 +14,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from batak.cards import SUIT_MASKS, SUITS, Suit, card_label, cards_of, parse_card
+from batak.cards import (
+    HAND_SUIT_ORDER,
+    SUIT_MASKS,
+    Suit,
+    card_label,
+    parse_card,
+    sort_hand,
+)
 from batak.deal import (
     PASS,
     Action,
@@ -257,9 +264,9 @@ def _show_table(ui: Terminal, match: Match, obs: Observation) -> None:
 def _show_hand(ui: Terminal, hand: int, legal: int) -> list[int]:
     """Print the hand by suit, numbering the legal cards; returns them in number order."""
     numbered: list[int] = []
-    for suit in SUITS:
+    for suit in HAND_SUIT_ORDER:
         cells = []
-        for c in sorted(cards_of(hand & SUIT_MASKS[suit]), reverse=True):
+        for c in sort_hand(hand & SUIT_MASKS[suit]):
             if (legal >> c) & 1:
                 numbered.append(c)
                 cells.append(f"{len(numbered)}:{ui.card(c)}")

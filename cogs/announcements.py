@@ -27,7 +27,7 @@ from .i18n import t
 from .pacing import EditPacer
 from .pictures import files_of
 from .replies import NO_PINGS
-from .service import Table, TableService
+from .service import Actor, CloseReason, Table, TableService
 from .text.summaries import deal_summary_text, match_result_text, public_summary
 from .text.words import action_text, clip, seat_name, table_language
 
@@ -135,7 +135,7 @@ class Announcer:
             return
         self._spawn(self._turn_notice(table, seat, table.move))
 
-    async def action_applied(self, table: Table, seat: int, action: Action, actor: str) -> None:
+    async def action_applied(self, table: Table, seat: int, action: Action, actor: Actor) -> None:
         if table.is_daily:
             return
         if actor == "player":  # a time-out note stays until a person acts again
@@ -155,7 +155,7 @@ class Announcer:
         self._spawn(self._post_result(table, summary))
         self._spawn(self._clear_notices(table))
 
-    async def table_closed(self, table: Table, reason: str) -> None:
+    async def table_closed(self, table: Table, reason: CloseReason) -> None:
         if table.is_daily:
             return
         self.closed[table.id] = table

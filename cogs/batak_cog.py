@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from batak import PRESET_NAMES
-from data import InvalidSettingError, Standing, Store, user_key
+from data import InvalidSettingError, Standing, user_key
 
 from . import pictures
 from .announcements import Announcer
@@ -27,14 +27,14 @@ from .hands import Hands
 from .i18n import ls, t
 from .pictures import files_of
 from .replies import Languages, defer_public, fail, guild_of, is_admin, send
-from .service import ServiceError, Table, TableService
+from .service import ServiceError, Table
 from .text.hints import hint_message
 from .text.rules import rules_text
 from .text.words import display_name, safe_name
 from .tree import service_error
 
 if TYPE_CHECKING:
-    from .config import BotConfig
+    from bot import BatakBot
 
 log = logging.getLogger(__name__)
 
@@ -60,18 +60,15 @@ class BatakCog(
 ):
     """Play İhaleli Batak."""
 
-    def __init__(
-        self, bot: commands.Bot, store: Store, service: TableService, config: BotConfig
-    ) -> None:
+    def __init__(self, bot: BatakBot) -> None:
         super().__init__()
         self.bot = bot
-        self.store = store
-        self.service = service
-        self.config = config
-        self.languages = Languages(store)
-        self.announcer = Announcer(bot, store, service, config)
-        self.hands = Hands(store, service, self.languages, self.announcer)
-        service.listener = self.announcer
+        self.store = bot.store
+        self.service = bot.service
+        self.languages = Languages(bot.store)
+        self.announcer = Announcer(bot, bot.store, bot.service, bot.config)
+        self.hands = Hands(bot.store, bot.service, self.languages, self.announcer)
+        bot.service.listener = self.announcer
 
     async def cog_unload(self) -> None:
         await self.announcer.close()
@@ -560,9 +557,6 @@ class BatakCog(
         await send(interaction, text)
 
 
-async def setup(bot: commands.Bot) -> None:
-    """discord.py extension entry point: ``bot.store``, ``bot.service``, ``bot.config``."""
-    store: Store = bot.store  # type: ignore[attr-defined]
-    service: TableService = bot.service  # type: ignore[attr-defined]
-    config: BotConfig = bot.config  # type: ignore[attr-defined]
-    await bot.add_cog(BatakCog(bot, store, service, config))
+async def setup(bot: BatakBot) -> None:
+    """discord.py extension entry point."""
+    await bot.add_cog(BatakCog(bot))

@@ -5,6 +5,7 @@ and the restart of every open table.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from batak import Match, RulesError, daily_seed, preset
 from data import (
@@ -18,7 +19,7 @@ from data import (
 
 from .errors import ServiceError
 from .listener import Event
-from .model import DAILY, Table, phase_of
+from .model import DAILY, CloseReason, Table, TableSettings, as_pace, phase_of
 from .play import PlayingTables
 
 log = logging.getLogger(__name__)
@@ -79,21 +80,20 @@ class TableService(PlayingTables):
             rules = preset(name, deals=n_deals) if n_deals is not None else preset(name)
         except RulesError as exc:
             raise ServiceError("error.bad_rules", reason=str(exc)) from exc
-        p = pace or g.pace
-        if p not in ("live", "async"):
-            raise ServiceError("error.bad_rules", reason=f"pace {p!r}")
-        timeout = self.config.turn_timeout_override or g.turn_timeout_s(p)
-        settings = {
-            "rules": rules.to_dict(),
-            "pace": p,
-            "turn_timeout_s": timeout,
-            "bot_level": g.bot_level,
-            "language": g.language,
-            "first_dealer": 0,
-        }
+        p = as_pace(pace or g.pace)
+        if p is None:
+            raise ServiceError("error.bad_rules", reason=f"pace {pace or g.pace!r}")
+        settings = TableSettings(
+            rules=rules.to_dict(),
+            pace=p,
+            turn_timeout_s=self.config.turn_timeout_override or g.turn_timeout_s(p),
+            bot_level=g.bot_level,
+            language=g.language,
+            first_dealer=0,
+        )
         initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
         game = await self.store.create_game(
-            guild_id, channel_id, host_id, settings, thread_id=thread_id, seats=initial
+            guild_id, channel_id, host_id, settings.to_dict(), thread_id=thread_id, seats=initial
         )
         table = Table(game=game, match=None, rules=rules)
         self.tables[table.id] = table
@@ -184,7 +184,7 @@ class TableService(PlayingTables):
             await self._cancel_locked(table, "cancelled", events)
         await self._emit(events)
 
-    async def _cancel_locked(self, table: Table, reason: str, events: list[Event]) -> None:
+    async def _cancel_locked(self, table: Table, reason: CloseReason, events: list[Event]) -> None:
         self.timers.cancel(self._key(table))
         try:
             table.game = await self.store.cancel_game(table.id)
@@ -203,13 +203,13 @@ class TableService(PlayingTables):
                 raise ServiceError("error.host_only")
             seats = [Seat.bot(table.bot_level) if s.is_empty else s for s in table.seats]
             seed = self._rng.randrange(1 << 62)
-            settings = dict(table.settings) | {"seed": seed}
-            match = Match(table.rules, seed, int(settings.get("first_dealer", 0)))
+            settings = replace(table.settings, seed=seed)
+            match = Match(table.rules, seed, settings.first_dealer)
             table.game = await self.store.start_game(
                 table_id,
                 phase=phase_of(match),
                 to_act=match.to_act,
-                settings=settings,
+                settings=settings.to_dict(),
                 seats=seats,
             )
             table.match = match
@@ -231,7 +231,7 @@ class TableService(PlayingTables):
         if old.seat_of(user_id) is None:
             raise ServiceError("error.not_seated")
         for t in self.tables_in(old.game.where_id):
-            if t.settings.get("rematch_of") == table_id:
+            if t.settings.rematch_of == table_id:
                 raise ServiceError("error.rematch_exists", table=t.id)
         seats = [Seat(s.user_id, None, s.name) if s.user_id is not None else s for s in old.seats]
         guild = await self.store.get_guild_settings(old.game.guild_id)
@@ -247,8 +247,8 @@ class TableService(PlayingTables):
             thread_id=old.game.thread_id,
             seats=seats,
         )
-        settings = dict(table.settings) | {"rematch_of": table_id}
-        table.game = await self.store.set_game_settings(table.id, settings)
+        settings = replace(table.settings, rematch_of=table_id)
+        table.game = await self.store.set_game_settings(table.id, settings.to_dict())
         return table
 
     # ------------------------------------------------------------------ daily
@@ -267,23 +267,23 @@ class TableService(PlayingTables):
         g = await self.store.get_guild_settings(guild_id)
         rules = preset(g.preset, deals=self.config.daily_deals)
         seed = daily_seed(day, str(guild_id))
-        settings = {
-            "rules": rules.to_dict(),
-            "pace": "async",
-            "turn_timeout_s": None,
-            "bot_level": g.bot_level,
-            "language": g.language,
-            "first_dealer": 0,
-            "seed": seed,
-            "day": day.isoformat(),
-        }
+        settings = TableSettings(
+            rules=rules.to_dict(),
+            pace="async",
+            turn_timeout_s=None,
+            bot_level=g.bot_level,
+            language=g.language,
+            first_dealer=0,
+            seed=seed,
+            day=day.isoformat(),
+        )
         seats = [Seat.human(user_id, name)] + [Seat.bot(g.bot_level) for _ in range(3)]
         match = Match(rules, seed, 0)
         game = await self.store.create_game(
             guild_id,
             channel_id,
             user_id,
-            settings,
+            settings.to_dict(),
             seats=seats,
             kind=DAILY,
             status="playing",
