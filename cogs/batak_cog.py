@@ -154,29 +154,38 @@ class BatakCog(
         for existing in self.service.tables_in(channel_id):
             if existing.seat_of(user.id) is not None:
                 raise ServiceError("error.already_at_table", table=existing.id)
-        g = await self.store.get_guild_settings(guild_id)
-        thread_id: int | None = None
-        if g.use_threads and isinstance(channel, discord.TextChannel):
+        # One table per host: a second /batak new meanwhile (30 at once, say) is
+        # answered at once, before a thread is made; the store's unique key holds too.
+        async with self.service.opening(guild_id, user.id):
+            g = await self.store.get_guild_settings(guild_id)
+            thread: discord.Thread | None = None
+            if g.use_threads and isinstance(channel, discord.TextChannel):
+                try:
+                    thread = await channel.create_thread(
+                        name=t("thread.name", lang, name=display_name(user))[:100],
+                        type=discord.ChannelType.public_thread,
+                        auto_archive_duration=10080 if (pace or g.pace) == "async" else 1440,
+                    )
+                except discord.HTTPException as exc:
+                    log.info("no thread for a new table in %s: %s", channel_id, exc)
+            thread_id = thread.id if thread is not None else None
             try:
-                thread = await channel.create_thread(
-                    name=t("thread.name", lang, name=display_name(user))[:100],
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=10080 if (pace or g.pace) == "async" else 1440,
+                table = await self.service.create_table(
+                    guild_id,
+                    channel_id,
+                    user.id,
+                    display_name(user),
+                    guild=g,
+                    preset_name=preset,
+                    deals=deals,
+                    pace=pace,
+                    thread_id=thread_id,
                 )
-                thread_id = thread.id
-            except discord.HTTPException as exc:
-                log.info("no thread for a new table in %s: %s", channel_id, exc)
-        table = await self.service.create_table(
-            guild_id,
-            channel_id,
-            user.id,
-            display_name(user),
-            guild=g,
-            preset_name=preset,
-            deals=deals,
-            pace=pace,
-            thread_id=thread_id,
-        )
+            except BaseException:
+                if thread is not None:  # no table for it after all
+                    with contextlib.suppress(discord.HTTPException):
+                        await thread.delete()
+                raise
         try:
             await self.announcer.post_table_message(table)
         except discord.Forbidden as exc:

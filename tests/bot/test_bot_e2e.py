@@ -211,7 +211,8 @@ async def test_daily_match_is_private_and_once_a_day() -> None:
         env = {"DEV_GUILD_ID": str(guild.id), "DAILY_DEALS": "1"} | FAST
         async with running_bot(d, env=env) as bot:
             public_before = len(d.messages(include_ephemeral=False))
-            rec = await d.slash(alice, "batak daily", wait="response")
+            # The first picture waits for the drawing worker to warm up (slow when busy).
+            rec = await d.slash(alice, "batak daily", wait="response", timeout=30)
             hand = rec.followups[-1] if rec.followups else rec.response
             assert hand is not None and hand.ephemeral_to == alice.id
             for _ in range(120):
@@ -250,7 +251,9 @@ async def test_full_match_of_four_people_without_leaks() -> None:
             for p in people[1:]:
                 await d.click(p, lobby, "Join", wait="response")
             await d.click(alice, lobby, "Start", wait="response")
-            await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))))
+            await d.wait_until(
+                lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))), 30
+            )
             hands = {p.id: await open_hand(d, p, lobby) for p in people}
             # Each person reads their hand in their own Discord language.
             assert hands[people[2].id].text().startswith("Masa #")
