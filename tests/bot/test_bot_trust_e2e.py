@@ -17,7 +17,6 @@ from tests.bot.test_bot_e2e import (
     choices,
     clean_run,
     ids,
-    one_button,
     open_hand,
     refresh,
 )
