@@ -50,5 +50,10 @@ gallery: $(VENV)/.installed
 e2e-bench: $(VENV)/.installed-test
 	$(PY) -m tests.fakediscord.bench --tables 200
 
+# SIGKILL the real bot >= 50 times (some right after a match is recorded) against the
+# fake Discord; prints kills survived, lost / duplicated moves and stranded tables.
+chaos: $(VENV)/.installed-test
+	$(PY) -m tests.bot.chaos --kills $(or $(KILLS),50)
+
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
