@@ -34,6 +34,7 @@ play: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) -m batak bench
+	$(PY) -m batak solve-bench
 	$(PY) -m images bench
 	$(PY) -m data bench
 
