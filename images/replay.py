@@ -235,20 +235,22 @@ def _hand_panel(
     dr.paste(im, dr.rounded((PANEL_W, PANEL_H), 12, dr.rgba(FACE), dr.rgba(edge), 3), (x, y))
     d = ImageDraw.Draw(im)
     ink = (28, 30, 34)
-    marks = ""
-    if seat == view.holder:
-        marks = f"  {view.bid}"
-    name_room = PANEL_W - 24 - 40
-    name = _name(view, seat, 20, name_room - (30 if marks else 0), lang)
-    d.text((x + 12, y + 8), name, font=font(20, True), fill=ink, anchor="la")
-    if marks:
-        nx = x + 12 + font(20, True).getlength(name)
-        d.text((nx, y + 8), marks, font=font(20, True), fill=th.team_colours[1], anchor="la")
+    # right end of the name row: the tricks taken, then the dealer's chip
     tally = dr.pill(str(won), 18, th.accent if won else FACE_EDGE, th.accent_text)
-    dr.paste(im, tally, (x + PANEL_W - 10 - tally.width, y + 6))
+    right = x + PANEL_W - 10 - tally.width
+    dr.paste(im, tally, (right, y + 6))
     if seat == view.dealer:
         chip = dr.pill(text_for(lang, "dealer_chip"), 18, (120, 124, 132), (255, 255, 255))
-        dr.paste(im, chip, (x + PANEL_W - 16 - tally.width - chip.width, y + 6))
+        right -= chip.width + 6
+        dr.paste(im, chip, (right, y + 6))
+    marks = f"  {view.bid}" if seat == view.holder else ""
+    bold = font(20, True)
+    room = int(right - 8 - (x + 12) - bold.getlength(marks))
+    name = _name(view, seat, 20, room, lang)
+    d.text((x + 12, y + 8), name, font=bold, fill=ink, anchor="la")
+    if marks:
+        nx = x + 12 + bold.getlength(name)
+        d.text((nx, y + 8), marks, font=bold, fill=th.team_colours[1], anchor="la")
     for row, suit in enumerate(HAND_SUITS):
         cards = [c for c in hand if c[1] == suit]
         ranks = " ".join(rank_label(c) for c in cards) if cards else "–"

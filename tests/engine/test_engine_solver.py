@@ -12,7 +12,15 @@ import pytest
 from batak import Deal, Phase, Suit, cards_of, mask_of, parse_card, preset
 from batak.cli import main as cli_main
 from batak.rules import PRESET_NAMES, Rules
-from batak.solver import Position, PositionError, Solver, after_card, card_values, solve
+from batak.solver import (
+    BudgetExceeded,
+    Position,
+    PositionError,
+    Solver,
+    after_card,
+    card_values,
+    solve,
+)
 
 
 def brute(deal: Deal, side: Callable[[int], bool]) -> int:
@@ -235,3 +243,20 @@ def test_cli_solve_as_a_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"tricks": 1}
+
+
+def test_a_node_budget_stops_the_search_and_keeps_what_it_found() -> None:
+    rules = preset("standard")
+    deal = Deal.from_seed(rules, 3)
+    h = deal.hands
+    pos = Position(rules, (h[0], h[1], h[2], h[3]), Suit.C, 1, 1)
+    solver = Solver(rules, Suit.C, 1)
+    with pytest.raises(BudgetExceeded, match=r"stopped after 20[0-9] nodes"):
+        solver.solve(pos, max_nodes=200)
+    assert solver.table_size > 0
+    # small endgames fit any sensible budget and agree with the plain minimax
+    rng = random.Random(8)
+    for _ in range(20):
+        small, small_pos = random_endgame(rng, rules, 2)
+        answer = Solver(rules, small_pos.trump, small_pos.holder).solve(small_pos, max_nodes=10**4)
+        assert answer == brute(small, side_of(rules, small_pos.holder))
