@@ -41,7 +41,9 @@ play: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) -m batak bench
+	$(PY) -m batak solve-bench
 	$(PY) -m images bench
+	$(PY) -m images replay-bench
 	$(PY) -m data bench
 
 gallery: $(VENV)/.installed

@@ -12,7 +12,9 @@ A trick on the table is summed up by three ints:
 * ``trump_high``: the highest trump in it, or ``-1`` when it holds none.
 
 :func:`trick_state` computes them from the cards, :func:`add_card` updates them
-card by card. ``tmask`` is the mask of the trump suit.
+card by card (the engine keeps them up to date itself, in its hot path; a test
+checks that it agrees). ``tmask`` is the mask of the trump suit; ``lead_rule``
+is the :func:`lead_code` of the ``trump_lead`` option.
 
 >>> from batak.cards import SUIT_MASKS, Suit, parse_cards, parse_card, cards_of, card_code
 >>> hearts = SUIT_MASKS[Suit.H]

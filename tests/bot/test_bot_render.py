@@ -113,7 +113,7 @@ def test_button_codes_round_trip_and_ids_fit() -> None:
 def test_catalogues_are_complete_and_every_key_used_exists() -> None:
     assert all(not keys for keys in missing_keys().values())
     en = catalogues()["en"]
-    source = "\n".join(p.read_text() for p in (ROOT / "cogs").glob("*.py"))
+    source = "\n".join(p.read_text() for p in (ROOT / "cogs").rglob("*.py"))
     used = set(re.findall(r"""\bt\(\s*"([a-z_.\-]+)\"""", source))
     used |= set(re.findall(r"""ServiceError\(\s*"([a-z_.]+)\"""", source))
     used |= set(re.findall(r"""\bls\([^()]*?"([a-z_.\-]+)"\)""", source))

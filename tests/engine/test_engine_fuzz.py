@@ -3,8 +3,9 @@
 Records: valid records from every preset, mutated at random (a value replaced,
 a key dropped or added, list entries dropped, doubled or swapped, or the text
 itself damaged). ``loads`` must raise :class:`RecordError` and nothing else,
-and whatever it accepts must be valid by :func:`independent_verdict`, which
-shares no code with the reader (it uses ``batak_reference`` for the rules).
+whatever it accepts must be valid by :func:`independent_verdict`, which
+shares no code with the reader (it uses ``batak_reference`` for the rules),
+and whatever that verdict finds valid must be accepted.
 
 Actions: deals in every phase are sent well-formed and malformed actions for
 every seat; each either is legal and applied, or raises ``IllegalAction`` and
@@ -301,8 +302,12 @@ def test_fuzzed_records_raise_record_error_or_are_valid(text: str) -> None:
     COUNTS["records fuzzed"] += 1
     try:
         deals = loads(text)
-    except RecordError:
+    except RecordError as exc:
         COUNTS["records refused"] += 1
+        values = _decoded(text)
+        if values is not None and all(independent_verdict(v) for v in values):
+            COUNTS["valid records refused"] += 1
+            raise AssertionError(f"refused a valid record ({exc}): {text[:300]}") from exc
         return
     except BaseException as exc:
         COUNTS["raw exceptions"] += 1
