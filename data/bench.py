@@ -21,13 +21,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from batak import scoring
+from batak.cards import SUITS as ALL_SUITS
+from batak.cards import card_code
+from batak.rules import preset
+
 from .matches import encode_records, placements_of, seat_stats
 from .models import Seat, bot_key, ordinal, user_key
 from .store import Store
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
-DECK = [r + s for s in SUITS for r in RANKS]
+DECK = [card_code(c) for c in range(52)]
+SUITS = "".join(s.letter for s in ALL_SUITS)
 
 STANDARD_RULES: dict[str, Any] = {
     "preset": "standard",
@@ -83,10 +87,7 @@ def synthetic_record(
         won[winner] += 1
         tricks.append({"leader": leader, "cards": cards, "winner": winner, "legal": legal})
         leader = winner
-    score = []
-    for s in range(4):
-        contract = bid if s == holder else 1
-        score.append(10 * contract + won[s] - contract if won[s] >= contract else -10 * contract)
+    score = scoring.score_deal(preset("standard"), scoring.Holding(holder, bid), won)
     return {
         "format": "batak-deal/1",
         "rules": STANDARD_RULES,
@@ -107,7 +108,7 @@ def synthetic_match(rng: random.Random, deals: int = 8) -> list[dict[str, Any]]:
 
 def engine_match(seed: int, preset_name: str = "standard") -> list[dict[str, Any]]:
     """A real match played by the engine with random legal actions: its deal records."""
-    from batak import Match, preset
+    from batak import Match
 
     rng = random.Random(seed)
     m = Match(preset(preset_name), seed)
@@ -166,7 +167,7 @@ async def bench_actions(path: Path, n: int) -> dict[str, float]:
 async def bench_match_size(path: Path, n: int = 12) -> dict[str, float]:
     """Bytes per match, measured by playing ``n`` engine matches through the store:
     the table with its action log while in play, then the finished-match record."""
-    from batak import Match, format_action, preset
+    from batak import Match, format_action
 
     store = await Store.open(path, synchronous="OFF", housekeeping=None)
     seats = [Seat.human(1), Seat.human(2), Seat.bot("hard"), Seat.bot("normal")]

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from batak import Action, Bid, ChooseTrump, Pass, Play
+from batak.cards import Suit
 
 HAND_RE = (
     r"bt:(?P<table>[0-9]{1,18}):(?P<seat>[0-9]):(?P<move>[0-9]{1,6}):(?P<code>[A-Za-z0-9]{1,6})"
@@ -53,8 +54,8 @@ def parse_button_code(code: str) -> Action | None:
             return PASS
         if code[:1] == "b" and code[1:].isdigit() and int(code[1:]) in BIDS:
             return BIDS[int(code[1:])]
-        if code[:1] == "t" and len(code) == 2 and code[1] in "SHDC":
-            return TRUMPS["SHDC".index(code[1])]
+        if code[:1] == "t" and len(code) == 2 and code[1] in Suit.__members__:
+            return TRUMPS[Suit[code[1]]]  # exactly the record letter button_code wrote
         if code[:1] == "c" and len(code) == 3:
             return PLAYS[parse_card(code[1:])]
     except ValueError:
