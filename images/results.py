@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PIL import Image
 
+from batak import scoring
+
 from . import draw as dr
 from .labels import suit_name, text_for, upper
 from .png import to_png
@@ -176,7 +178,7 @@ def render_match_result_image(
     def name(seat: int, width: int) -> str:
         return display_name(view.players[seat].name, 30, True, width, seat_fallback(seat, lang))
 
-    partners = view.partnership and len(winners) == 2 and (winners[0] - winners[1]) % 2 == 0
+    partners = len(winners) == 2 and scoring.same_side(view, winners[0], winners[1])
     if len(winners) == 1 or partners:
         w = winners[0]
         title = text_for(lang, "img.wins", name=name(w, 560))

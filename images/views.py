@@ -14,9 +14,13 @@ import zlib
 from dataclasses import dataclass
 
 from batak import scoring
+from batak.cards import RANK_CHARS
+from batak.cards import SUITS as _ENGINE_SUITS
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
+RANKS = RANK_CHARS
+"""The rank characters of a card code, low to high (the record notation's)."""
+SUITS = "".join(s.letter for s in _ENGINE_SUITS)
+"""The suit letters of a card code, in the record notation's order (``"SHDC"``)."""
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 RANK_LABELS = {"T": "10"}
@@ -185,9 +189,8 @@ class TableView:
         return self.contract.trump if self.contract is not None else None
 
     def team_tricks(self, seat: int) -> int:
-        if self.partnership:
-            return self.tricks_won[seat] + self.tricks_won[(seat + 2) % 4]
-        return self.tricks_won[seat]
+        """The tricks that count for ``seat`` (:func:`batak.scoring.side_tricks`)."""
+        return scoring.side_tricks(self, self.tricks_won, seat)
 
 
 @dataclass(frozen=True)
