@@ -25,7 +25,7 @@ async def test_a_released_hand_view_leaves_discord_py_nothing_to_keep() -> None:
 
     from cogs.components import HandButton, TableButton, release, view_of
 
-    store = ViewStore(None)  # type: ignore[arg-type]
+    store = ViewStore(None)  # type: ignore[arg-type]  # no bot: only the store is measured
     store.add_dynamic_items(HandButton, TableButton)
     registered = dict(store._dynamic_items)
     views = []

@@ -147,8 +147,10 @@ async def test_computer_players_have_their_own_ratings(store: Store) -> None:
     people = await store.leaderboard(1, include_bots=False)
     assert all(not s.is_bot for s in people) and len(people) == 2
     best_person = people[0]
-    assert (await store.player_stats(1, best_person.player_key, include_bots=False)).rank == 1  # type: ignore[union-attr]
-    assert (await store.player_stats(1, best_person.player_key)).rank == 2  # type: ignore[union-attr]
+    among_people = await store.player_stats(1, best_person.player_key, include_bots=False)
+    among_all = await store.player_stats(1, best_person.player_key)
+    assert among_people is not None and among_all is not None
+    assert among_people.rank == 1 and among_all.rank == 2
 
 
 async def test_leaderboards_and_stats(store: Store, clock: Clock) -> None:
