@@ -1,11 +1,14 @@
 """The layout keeps its promises: no import cycle inside a package, no oversized
-module in the Discord and storage layers, and dependencies pointing one way."""
+module in the Discord and storage layers, dependencies pointing one way, and the
+README's module tree in step with the files."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tests.import_graph import assert_no_cycle, cycle, graph, line_counts
+from tests.import_graph import ROOT, assert_no_cycle, cycle, graph, line_counts
 
 MAX_LINES = 600
 """A module of cogs/ or data/ longer than this holds more than one concern."""
@@ -49,3 +52,34 @@ def test_dependencies_point_one_way(package: str, forbidden: set[str]) -> None:
     _, outside = graph(package)
     for name, imported in outside.items():
         assert not imported & forbidden, f"{name} imports {sorted(imported & forbidden)}"
+
+
+def _readme_tree() -> set[str]:
+    """The module paths in the README's "How the code is laid out" tree."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### How the code is laid out", 1)[1]
+    block = section.split("```", 2)[1]
+    listed: set[str] = set()
+    folder = ""
+    for line in block.splitlines():
+        top = re.match(r"(\S+/)\s", line)
+        entry = re.match(r"  (\S+\.py)\s", line)
+        if top:
+            folder = top.group(1)
+        elif entry:
+            listed.add(folder + entry.group(1))
+    return listed
+
+
+def test_the_readme_tree_lists_every_module_and_only_real_ones() -> None:
+    packages = ("batak", "images", "data", "locales", "cogs")
+    listed = {p for p in _readme_tree() if p.split("/")[0] in packages}
+    real = {
+        str(path.relative_to(ROOT))
+        for package in packages
+        for path in (ROOT / package).rglob("*.py")
+    }
+    missing = {p for p in real - listed if not p.endswith("__init__.py") or p.count("/") == 1}
+    missing.discard("cogs/__init__.py")
+    assert not missing, f"README's layout tree misses {sorted(missing)}"
+    assert not listed - real, f"README's layout tree lists {sorted(listed - real)}"
