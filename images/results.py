@@ -201,6 +201,7 @@ def render_match_result_image(
 
     # podium: seats ranked by total
     ranked = sorted(range(4), key=lambda s: (-view.totals[s], s))
+    places = scoring.placements(view.totals, partnership=view.partnership)
     card_w = (W - 2 * PAD - 3 * 16) // 4
     for i, seat in enumerate(ranked):
         x0 = PAD + i * (card_w + 16)
@@ -217,7 +218,7 @@ def render_match_result_image(
             with_shadow=not win,
         )
         p = view.players[seat]
-        rank = 1 + sum(1 for s in range(4) if view.totals[s] > view.totals[seat])
+        rank = places[seat]
         d.text(
             (x0 + 16, y0 + 14),
             f"#{rank}",
