@@ -28,10 +28,13 @@ class FakeSleep:
 
     def __init__(self) -> None:
         self.waits: list[float] = []
+        self.gate: asyncio.Event | None = None  # when set up: the third wait lasts until it opens
 
     async def __call__(self, delay: float) -> None:
         self.waits.append(delay)
         await asyncio.sleep(0)
+        if self.gate is not None and len(self.waits) >= 3:
+            await self.gate.wait()
 
 
 @pytest.fixture
@@ -69,6 +72,7 @@ async def test_table_lock_holds_across_connections(
     g = await a.create_game(1, 2, 3, {})
     other = await a.create_game(2, 2, 3, {})
     entered = asyncio.Event()
+    sleep.gate = released = asyncio.Event()
 
     async def second() -> None:
         async with b.table_lock(g.id):
@@ -83,6 +87,7 @@ async def test_table_lock_holds_across_connections(
             pass
         # the row lock of a write is independent: a move still commits meanwhile
         assert await b.append_action(g.id, 0, "bid 5", seat=0, phase="p", to_act=1) == 1
+    released.set()
     await asyncio.wait_for(task, 10)
     assert entered.is_set()
 
