@@ -517,8 +517,8 @@ async def bench_tables(
 
 def _print_tables(label: str, r: dict[str, float], tables: int, moves: int) -> None:
     print(
-        f"  {label:<26} {r['moves_s']:8.0f} moves/s   commit p50 {r['p50']:7.2f} ms"
-        f"   p99 {r['p99']:7.2f} ms   ({tables} tables x {moves} moves)"
+        f"  {label:<18} {r['moves_s']:6.0f} moves/s   append_action p50 {r['p50']:7.1f} ms"
+        f"   p99 {r['p99']:7.1f} ms (queueing for the connection included)"
     )
 
 
@@ -558,7 +558,7 @@ async def run_postgres(url: str, n_actions: int, tables: int, moves: int) -> Non
 async def _run_tables(target: str | None, tables: int, moves: int, tdir: Path | None) -> None:
     """Once on one connection, once on two (two processes' worth); SQLite: a new file
     in ``tdir`` each time, PostgreSQL: the database at ``target``."""
-    print(f"\n{tables} tables in play at once, each move under table_lock:")
+    print(f"\n{tables} tables in play at once, {moves} moves each, every move under table_lock:")
     for procs in (1, 2):
         where: Path | str | None = target if tdir is None else tdir / f"tables-{procs}.sqlite3"
         assert where is not None
