@@ -63,7 +63,7 @@ class BatakBot(commands.Bot):
         workers.start_all()  # spawn the workers now, not on the first card
         settle_memory()
         restored = await self.service.restore()
-        log.info("database %s; %d open table(s) restored", self.config.database_path, len(restored))
+        log.info("database %s; %d open table(s) restored", self.store.path, len(restored))
         cog = self.get_cog("Batak")
         if isinstance(cog, RestoresTables):
             await cog.refresh_all()

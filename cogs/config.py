@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from data import DEFAULT_PATH
+from data import DEFAULT_PATH, is_postgres_url, sqlite_path
 
 from .service import ServiceConfig
 
@@ -27,6 +27,20 @@ DISCORD_TOKEN is not set, so batak-bot cannot log in.
 
 class ConfigError(ValueError):
     """A setting with a bad value; the message names it."""
+
+
+def _database(e: Mapping[str, str]) -> str:
+    """``DATABASE_URL`` (sqlite:///PATH or postgresql://...) if set, else the SQLite file
+    ``DATABASE_PATH`` (the setting of old, still honoured), else the default file."""
+    url = e.get("DATABASE_URL", "").strip()
+    if not url:
+        return str(Path(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE))
+    if is_postgres_url(url):
+        return url
+    try:
+        return sqlite_path(url)
+    except ValueError as exc:
+        raise ConfigError(f"DATABASE_URL: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +102,7 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
     timeout = _float(e, "TURN_TIMEOUT_SECONDS", 0.0, 0.0, 7 * 86400.0)
     return BotConfig(
         token=token,
-        database_path=str(Path(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)),
+        database_path=_database(e),
         dev_guild_id=int(guild_raw) if guild_raw else None,
         log_level=level,
         bot_delay=_float(e, "BOT_DELAY_SECONDS", 1.5, 0.0, 60.0),
