@@ -20,9 +20,11 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
+
+from .ops.metrics import METRICS
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,8 @@ class Worker:
         self._initializer = initializer
         self._niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
+        self.pid: int | None = None  # the worker process, once it answered
+        self.restarts = 0
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -57,17 +61,38 @@ class Worker:
             return await loop.run_in_executor(self._executor(), fn, *args)
         except BrokenProcessPool:
             log.warning("%s worker died; starting a new one", self.name)
-            self._pool = None
+            self._pool, self.pid = None, None
+            self.restarts += 1
+            METRICS.worker_restarts.labels(self.name).inc()
+            self.start()
             return await loop.run_in_executor(self._executor(), fn, *args)
 
     def start(self) -> None:
         """Start the process now (it warms up in the background)."""
-        self._executor().submit(_nothing)
+        pool = self._executor()
+        pool.submit(os.getpid).add_done_callback(lambda f: self._learn_pid(pool, f))
+
+    def _learn_pid(self, pool: ProcessPoolExecutor, done: Future[int]) -> None:
+        if pool is self._pool and not done.cancelled() and done.exception() is None:
+            self.pid = done.result()
+
+    def alive(self) -> bool:
+        """The worker process exists and is not a zombie (False before it answered once
+        and after it died, until it is replaced)."""
+        if self.pid is None:
+            return False
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            return False
+        return state not in ("Z", "X")
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            self.pid = None
 
 
 def _start_worker(parent: int, initializer: Callable[[], None] | None, niceness: int = 0) -> None:
@@ -88,10 +113,6 @@ def _start_worker(parent: int, initializer: Callable[[], None] | None, niceness:
         initializer()
 
 
-def _nothing() -> None:
-    return None
-
-
 def _warm_up_drawing() -> None:
     import images
 
@@ -105,9 +126,17 @@ DRAWING = Worker("drawing", _warm_up_drawing, BACKGROUND)
 THINKING = Worker("thinking", niceness=BACKGROUND)
 
 
+ALL = (DRAWING, THINKING)
+
+
 def start_all() -> None:
-    DRAWING.start()
-    THINKING.start()
+    for w in ALL:
+        w.start()
+
+
+def alive() -> dict[str, bool]:
+    """Each worker by name: is its process alive?"""
+    return {w.name: w.alive() for w in ALL}
 
 
 def close_all() -> None:

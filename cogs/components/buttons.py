@@ -30,7 +30,11 @@ class ButtonHandler(Protocol):
 
 def _handler(interaction: discord.Interaction[Any]) -> ButtonHandler:
     client = interaction.client
-    cog = client.get_cog("Batak") if isinstance(client, commands.Bot) else None
+    cog = (
+        client.get_cog("Batak")
+        if isinstance(client, commands.Bot | commands.AutoShardedBot)
+        else None
+    )
     if not isinstance(cog, ButtonHandler):
         raise RuntimeError("the Batak cog is not loaded")
     return cog

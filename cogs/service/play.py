@@ -20,6 +20,7 @@ from data import (
 )
 
 from .. import workers
+from ..ops.metrics import METRICS
 from .computer import computer_choice, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
 from .listener import Event
@@ -151,6 +152,7 @@ class PlayingTables(TableRegistry):
             except Exception:
                 log.exception("table %s: could not reload after a failed commit", table.id)
             raise
+        METRICS.moves.labels(actor).inc()
         deal_done = deals_before if len(match.finished) > deals_before else None
         events.append(lambda: self.listener.action_applied(table, seat, action, actor))
         if deal_done is not None:

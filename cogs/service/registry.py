@@ -34,7 +34,12 @@ class TableRegistry:
         listener: TableListener | None = None,
         today: Callable[[], dt.date] | None = None,
         rng: random.Random | None = None,
+        owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
+        """``owns_guild``: whether this process runs the shard of a server (several
+        processes share one database; each restores, times and moves only its own
+        servers' tables). Default: every server."""
+        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda _guild_id: True)
         self.store = store
         self.config = config or ServiceConfig()
         self.timers: Timers = timers if timers is not None else AsyncioTimers()

@@ -32,9 +32,12 @@ class TableService(PlayingTables):
 
     # ------------------------------------------------------------------ start-up
     async def restore(self) -> list[int]:
-        """Load every open table from the store and restart its timers; returns their ids."""
+        """Load every open table of this process's servers from the store and restart
+        its timers; returns their ids."""
         restored = []
         for stored in await self.store.open_games():
+            if not self.owns_guild(stored.guild_id):
+                continue  # another shard's process runs it
             try:
                 table = await self._load(stored.id)
             except Exception:
