@@ -113,7 +113,7 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
     webhook = e.get("ERROR_WEBHOOK_URL", "").strip()
     if webhook and not webhook.startswith(("https://", "http://")):
         raise ConfigError(f"ERROR_WEBHOOK_URL must be a webhook URL (https://...), not {webhook!r}")
-    port = _int(e, "METRICS_PORT", 0, 1, 65535) if e.get("METRICS_PORT", "").strip() else None
+    port = _int(e, "METRICS_PORT", 0, 0, 65535) if e.get("METRICS_PORT", "").strip() else None
     return BotConfig(
         token=token,
         database_path=str(Path(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)),

@@ -114,13 +114,22 @@ class ErrorWebhook(logging.Handler):
         self._task = self._loop.create_task(self._run(), name="error-webhook")
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.name == __name__ or self._loop is None or self._loop.is_closed():
+        if record.levelno < self.level or record.name == __name__:
+            return
+        if self._loop is None or self._loop.is_closed():
             return
         try:
             text = describe(record, self.context)
         except Exception:  # a record that cannot be formatted: the log has it anyway
             return
-        self._loop.call_soon_threadsafe(self._offer, text)
+        try:
+            here = asyncio.get_running_loop() is self._loop
+        except RuntimeError:  # another thread, no loop of its own
+            here = False
+        if here:
+            self._offer(text)
+        else:
+            self._loop.call_soon_threadsafe(self._offer, text)
 
     def _offer(self, text: str) -> None:
         if not self.limit.allow():
@@ -154,6 +163,7 @@ class ErrorWebhook(logging.Handler):
 
     async def drain(self) -> None:
         """Until every accepted report is posted (tests, and closing)."""
+        await asyncio.sleep(0)  # reports handed over from other threads
         if self._queue is not None:
             await self._queue.join()
 

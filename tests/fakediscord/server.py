@@ -1049,9 +1049,7 @@ class FakeDiscord:
 
     def guild_connected(self, guild_id: int | None) -> bool:
         """A session that receives this guild's events is connected."""
-        return any(
-            s.identified and not s.ws.closed and s.receives(guild_id) for s in self.sessions
-        )
+        return any(s.identified and not s.ws.closed and s.receives(guild_id) for s in self.sessions)
 
     async def dispatch(
         self, event: str, data: Any, *, intent: int | None = None, guild_id: int | None = None
@@ -2489,7 +2487,32 @@ class FakeDiscord:
             raise not_found(UNKNOWN_MESSAGE, "Message")
         return msg
 
+    def create_webhook(self, channel: Channel) -> str:
+        """A channel webhook of the owner's (as made in the channel's settings); its URL."""
+        wid = self.snowflakes.next()
+        token = f"owner-webhook-{self.snowflakes.next():x}"
+        self.owner_webhooks[wid] = (token, channel.id)
+        return f"{self.url}{API_PREFIX}/webhooks/{wid}/{token}"
+
+    async def _owner_webhook_execute(self, request: web.Request, wid: int) -> web.Response:
+        """Execute Webhook: the message appears in the webhook's channel."""
+        token, channel_id = self.owner_webhooks[wid]
+        if request.match_info["token"] != token:
+            raise DiscordHTTPError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        payload, files = await self._read_body(request)
+        validate_message(payload, FormErrors(), creating=True, has_files=bool(files))
+        self.webhook_posts.append(payload)
+        msg = self._build_message(self.channels[channel_id], payload, files)
+        msg.data["webhook_id"] = str(wid)
+        await self._store_new(msg)
+        if request.query.get("wait") not in ("true", "True", "1"):
+            return web.Response(status=204)
+        return json_response(msg.data)
+
     async def _webhook_execute(self, request: web.Request) -> web.Response:
+        app = request.match_info["app"]
+        if app.isdigit() and int(app) in self.owner_webhooks:
+            return await self._owner_webhook_execute(request, int(app))
         rec = self._webhook_interaction(request)
         payload, files = await self._read_body(request)
         channel = self.channels[rec.channel_id]
