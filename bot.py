@@ -120,7 +120,7 @@ class BatakBot(commands.AutoShardedBot):
         workers.start_all()  # spawn the workers now, not on the first card
         settle_memory()
         restored = await self.service.restore()
-        log.info("database %s; %d open table(s) restored", self.config.database_path, len(restored))
+        log.info("database %s; %d open table(s) restored", self.store.path, len(restored))
         cog = self.get_cog("Batak")
         if isinstance(cog, RestoresTables):
             await cog.refresh_all()
@@ -183,7 +183,7 @@ def invite_url(application_id: int) -> str:
 
 async def serve(config: BotConfig) -> None:
     """Open the database, then log in and run until the bot is closed."""
-    store = await Store.open(config.database_path)
+    store = await Store.open(config.database_url or config.database_path)
     async with BatakBot(config, store) as bot:  # closing the bot closes the store
         await bot.start(config.token)
 

@@ -33,6 +33,8 @@ class ConfigError(ValueError):
 class BotConfig:
     token: str
     database_path: str = DEFAULT_DATABASE
+    # DATABASE_URL (sqlite:///PATH or postgresql://...) wins over DATABASE_PATH
+    database_url: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     bot_delay: float = 1.5
@@ -117,6 +119,7 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
     return BotConfig(
         token=token,
         database_path=str(Path(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)),
+        database_url=_database_url(e),
         dev_guild_id=int(guild_raw) if guild_raw else None,
         log_level=level,
         bot_delay=_float(e, "BOT_DELAY_SECONDS", 1.5, 0.0, 60.0),
@@ -132,6 +135,15 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
         metrics_port=port,
         metrics_host=e.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
+
+
+def _database_url(e: Mapping[str, str]) -> str | None:
+    url = e.get("DATABASE_URL", "").strip()
+    if url and not url.startswith(("sqlite://", "postgresql://", "postgres://")):
+        raise ConfigError(
+            f"DATABASE_URL must start with sqlite:/// or postgresql://, not {url.split(':')[0]!r}"
+        )
+    return url or None
 
 
 def _shards(e: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

@@ -58,7 +58,7 @@ class PlayingTables(TableRegistry):
             except ValueError as exc:
                 raise ServiceError("error.forged") from exc
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             if self.tables.get(table_id) is not table or not table.playing:
                 raise ServiceError("error.no_table")
             assert table.match is not None
@@ -88,7 +88,7 @@ class PlayingTables(TableRegistry):
         """A person away (a computer holding their seat) takes the seat back."""
         table = self.get(table_id)
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             seat = table.seat_of(user_id)
             if seat is None or not table.seats[seat].is_away or not table.playing:
                 return False
@@ -245,7 +245,7 @@ class PlayingTables(TableRegistry):
             return
         events: list[Event] = []
         try:
-            async with table.lock:
+            async with self._hold(table):
                 if self.tables.get(table_id) is not table or not table.playing:
                     return
                 match = table.match
