@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from data import DEFAULT_PATH
+from data import DEFAULT_PATH, is_postgres_url, sqlite_path
 
 from .service import ServiceConfig
 
@@ -29,12 +29,24 @@ class ConfigError(ValueError):
     """A setting with a bad value; the message names it."""
 
 
+def _database(e: Mapping[str, str]) -> str:
+    """``DATABASE_URL`` (sqlite:///PATH or postgresql://...) if set, else the SQLite file
+    ``DATABASE_PATH`` (the setting of old, still honoured), else the default file."""
+    url = e.get("DATABASE_URL", "").strip()
+    if not url:
+        return str(Path(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE))
+    if is_postgres_url(url):
+        return url
+    try:
+        return sqlite_path(url)
+    except ValueError as exc:
+        raise ConfigError(f"DATABASE_URL: {exc}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class BotConfig:
     token: str
     database_path: str = DEFAULT_DATABASE
-    # DATABASE_URL (sqlite:///PATH or postgresql://...) wins over DATABASE_PATH
-    database_url: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     bot_delay: float = 1.5
@@ -118,8 +130,7 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
     port = _int(e, "METRICS_PORT", 0, 0, 65535) if e.get("METRICS_PORT", "").strip() else None
     return BotConfig(
         token=token,
-        database_path=str(Path(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)),
-        database_url=_database_url(e),
+        database_path=_database(e),
         dev_guild_id=int(guild_raw) if guild_raw else None,
         log_level=level,
         bot_delay=_float(e, "BOT_DELAY_SECONDS", 1.5, 0.0, 60.0),
@@ -135,15 +146,6 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
         metrics_port=port,
         metrics_host=e.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
-
-
-def _database_url(e: Mapping[str, str]) -> str | None:
-    url = e.get("DATABASE_URL", "").strip()
-    if url and not url.startswith(("sqlite://", "postgresql://", "postgres://")):
-        raise ConfigError(
-            f"DATABASE_URL must start with sqlite:/// or postgresql://, not {url.split(':')[0]!r}"
-        )
-    return url or None
 
 
 def _shards(e: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

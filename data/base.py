@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -209,6 +210,9 @@ class SqliteConnection(Connection):
         return isinstance(exc, sqlite3.IntegrityError) and f"{table}.{column}" in str(exc)
 
 
+_RETURNS_ROWS: Final = re.compile(r"^\s*(SELECT|WITH|SHOW)\b|\bRETURNING\b", re.I)
+
+
 class PostgresConnection(Connection):
     dialect: Dialect = "postgresql"
 
@@ -223,12 +227,13 @@ class PostgresConnection(Connection):
         return out
 
     async def _run(self, sql: str, args: Sequence[Any]) -> Cursor:
-        stmt = await self.raw.prepare(self._sql(sql))  # asyncpg caches prepared statements
-        rows = await stmt.fetch(*args)
-        status = stmt.get_statusmsg() or ""
+        # fetch / execute use asyncpg's cache of prepared statements; only execute tells
+        # how many rows a statement changed
+        if _RETURNS_ROWS.search(sql):
+            return Cursor(await self.raw.fetch(self._sql(sql), *args), -1)
+        status = await self.raw.execute(self._sql(sql), *args)
         last = status.rsplit(" ", 1)[-1]
-        changed = int(last) if last.isdigit() and not status.startswith("SELECT") else -1
-        return Cursor(rows, changed)
+        return Cursor([], int(last) if last.isdigit() else -1)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self.raw.executemany(self._sql(sql), [tuple(r) for r in rows])
@@ -362,7 +367,10 @@ class StoreBase:
             # OperationalError: no transaction was open (BEGIN failed, or COMMIT went through)
             with contextlib.suppress(sqlite3.OperationalError):
                 await self._db.execute("ROLLBACK")
-        elif self._db.in_transaction:
+        else:
+            # Unconditionally, as on SQLite: a cancelled BEGIN may still be on its way to
+            # the server, so "not in a transaction" now does not mean it stays so. A
+            # ROLLBACK outside a transaction is only a warning.
             await self._db.execute("ROLLBACK")
 
     @asynccontextmanager

@@ -10,7 +10,7 @@
 # initdb refuses to run as root: as root the cluster belongs to the "postgres" user (made
 # by the Debian package) or, failing that, to a created "batakpg" user.
 # Tests connect as superuser "batak" without a password (trust, loopback only): they
-# create one database per test.
+# create one database per test. fsync is off unless PG_CLUSTER_DURABLE=1 (for benches).
 set -euo pipefail
 
 find_bin() {
@@ -36,7 +36,7 @@ pick_owner() {
 }
 
 cmd=${1:-}; dir=${2:-}
-[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,13p' "$0" >&2; exit 2; }
+[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,14p' "$0" >&2; exit 2; }
 
 case "$cmd" in
 start)
@@ -53,9 +53,12 @@ start)
     PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     as_owner "$BIN/initdb" -D "$dir/data" -U batak --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
-    # fsync off: a test cluster is thrown away, and a busy CI disk makes commits slow
+    # durability off by default: a test cluster is thrown away, and a busy CI disk makes
+    # commits slow. PG_CLUSTER_DURABLE=1: fsync and synchronous commits on (benchmarks).
+    if [ "${PG_CLUSTER_DURABLE:-0}" = 1 ]; then sync="-c fsync=on -c synchronous_commit=on"
+    else sync="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"; fi
     as_owner "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-        -o "-c listen_addresses=127.0.0.1 -c port=$PORT -c unix_socket_directories='$dir' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >&2 \
+        -o "-c listen_addresses=127.0.0.1 -c port=$PORT -c unix_socket_directories='$dir' $sync -c max_connections=200" >&2 \
         || { cat "$dir/server.log" >&2; exit 1; }
     echo "$BIN" >"$dir/bin"
     echo "postgresql://batak@127.0.0.1:$PORT/postgres"
@@ -68,5 +71,5 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    sed -n '2,13p' "$0" >&2; exit 2 ;;
+    sed -n '2,14p' "$0" >&2; exit 2 ;;
 esac

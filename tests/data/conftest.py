@@ -10,49 +10,18 @@ API, PRAGMAs) and run on SQLite alone.
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from data import Store
+from tests.postgres import drop_database, fresh_database, server_url
 
 from store_clock import Clock
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+PG_URL = server_url() or ""
 BACKENDS = ["sqlite", "postgresql"] if PG_URL else ["sqlite"]
-
-
-def with_database(url: str, name: str) -> str:
-    """``url`` with its database name replaced by ``name``."""
-    base, _, query = url.partition("?")
-    head, _, _ = base.rstrip("/").rpartition("/")
-    if "://" not in head:  # no database in the URL at all
-        head = base.rstrip("/")
-    return f"{head}/{name}" + (f"?{query}" if query else "")
-
-
-async def fresh_pg_database(server_url: str) -> str:
-    """Create an empty database on the server; its URL."""
-    name = f"batak_test_{uuid.uuid4().hex[:16]}"
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    return with_database(server_url, name)
-
-
-async def drop_pg_database(server_url: str, url: str) -> None:
-    name = url.partition("?")[0].rsplit("/", 1)[1]
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -61,11 +30,11 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
     if request.param == "sqlite":
         yield str(tmp_path / "store.sqlite3")
         return
-    url = await fresh_pg_database(PG_URL)
+    url = await fresh_database(PG_URL)
     try:
         yield url
     finally:
-        await drop_pg_database(PG_URL, url)
+        await drop_database(PG_URL, url)
 
 
 @pytest.fixture

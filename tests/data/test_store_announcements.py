@@ -186,8 +186,8 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
 """
 
 
-async def test_killed_at_a_match_end_keeps_all_or_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite3"
+async def test_killed_at_a_match_end_keeps_all_or_nothing(db_url: str) -> None:
+    path = db_url
     store = await Store.open(path, housekeeping=None)
     ids = [(await store.create_game(1, 500, 100 + i, {})).id for i in range(150)]
     await store.close()
@@ -235,10 +235,10 @@ async def test_killed_at_a_match_end_keeps_all_or_nothing(tmp_path: Path) -> Non
     assert acked  # the test recorded something
 
 
-async def test_a_crash_after_the_commit_leaves_the_posts_pending(tmp_path: Path) -> None:
+async def test_a_crash_after_the_commit_leaves_the_posts_pending(db_url: str) -> None:
     """The old order (record, then post) lost the post when the bot died in between;
     now the next start finds it pending and posts it, then marks it."""
-    path = tmp_path / "post.sqlite3"
+    path = db_url
     store = await Store.open(path, housekeeping=None)
     g = await store.create_game(1, 500, 1, {}, seats=PEOPLE)
     await store.close()
@@ -276,6 +276,7 @@ async def test_a_crash_after_the_commit_leaves_the_posts_pending(tmp_path: Path)
 
 
 # ---------------------------------------------------------------- busy database
+@pytest.mark.sqlite_only
 async def test_a_locked_database_is_retried_with_back_off(tmp_path: Path) -> None:
     path = tmp_path / "busy.sqlite3"
     slept: list[float] = []

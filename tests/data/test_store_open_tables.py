@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -43,9 +42,9 @@ async def test_thirty_concurrent_new_tables_open_one(store: Store) -> None:
     assert [g.id for g in await store.list_games(guild_id=1)] == [made[0].id]
 
 
-async def test_two_connections_racing(tmp_path: Path) -> None:
+async def test_two_connections_racing(db_url: str) -> None:
     """Two bot processes (two connections) cannot both open a table for one host."""
-    path = tmp_path / "race.sqlite3"
+    path = db_url
     a = await Store.open(path, housekeeping=None)
     b = await Store.open(path, housekeeping=None)
     try:
