@@ -21,6 +21,7 @@ from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
 from cogs.service import TableService
+from cogs.tree import BatakTree
 from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
 
 log = logging.getLogger("batak")
@@ -62,6 +63,7 @@ class BatakBot(commands.AutoShardedBot):
             # (the table message, turn notices), and 1000 cached messages with their
             # buttons would only add memory and garbage-collector work under load.
             max_messages=None,
+            tree_cls=BatakTree,  # options checked before a command runs; one error handler
         )
         self.config = config
         self.store = store
