@@ -48,7 +48,11 @@ class Announcer:
     """The messages a table posts in its channel, in the table's language."""
 
     def __init__(
-        self, bot: commands.Bot, store: Store, service: TableService, config: BotConfig
+        self,
+        bot: commands.Bot | commands.AutoShardedBot,
+        store: Store,
+        service: TableService,
+        config: BotConfig,
     ) -> None:
         self.bot = bot
         self.store = store

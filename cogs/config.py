@@ -54,6 +54,26 @@ class BotConfig:
     max_timeouts: int = 2
     daily_deals: int = 3
     turn_timeout: float | None = None
+    # shards: None = let Discord recommend the count / run all of them
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    # the operator's view
+    log_format: str = "text"
+    error_webhook_url: str | None = None
+    error_webhook_per_minute: int = 5
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """This process runs the shard of the server (``(guild_id >> 22) % count``)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+    @property
+    def runs_shard_zero(self) -> bool:
+        """The process that syncs the slash commands (one of them is enough)."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     def service_config(self) -> ServiceConfig:
         return ServiceConfig(
@@ -100,6 +120,14 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
     timeout = _float(e, "TURN_TIMEOUT_SECONDS", 0.0, 0.0, 7 * 86400.0)
+    shard_count, shard_ids = _shards(e)
+    log_format = e.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in ("text", "json"):
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}")
+    webhook = e.get("ERROR_WEBHOOK_URL", "").strip()
+    if webhook and not webhook.startswith(("https://", "http://")):
+        raise ConfigError(f"ERROR_WEBHOOK_URL must be a webhook URL (https://...), not {webhook!r}")
+    port = _int(e, "METRICS_PORT", 0, 0, 65535) if e.get("METRICS_PORT", "").strip() else None
     return BotConfig(
         token=token,
         database_path=_database(e),
@@ -110,4 +138,31 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
         max_timeouts=_int(e, "MAX_TIMEOUTS", 2, 1, 20),
         daily_deals=_int(e, "DAILY_DEALS", 3, 1, 20),
         turn_timeout=timeout or None,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        log_format=log_format,
+        error_webhook_url=webhook or None,
+        error_webhook_per_minute=_int(e, "ERROR_WEBHOOK_PER_MINUTE", 5, 1, 60),
+        metrics_port=port,
+        metrics_host=e.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
+
+
+def _shards(e: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` (empty: Discord's recommendation) and ``SHARD_IDS`` (comma
+    separated; empty: all), checked together."""
+    count = _int(e, "SHARD_COUNT", 0, 1, 4096) if e.get("SHARD_COUNT", "").strip() else None
+    raw = e.get("SHARD_IDS", "").strip()
+    if not raw:
+        return count, None
+    if count is None:
+        raise ConfigError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+    parts = [p.strip() for p in raw.split(",")]
+    if not all(p.isdigit() for p in parts):
+        raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas, not {raw!r}")
+    ids = tuple(sorted({int(p) for p in parts}))
+    if ids[-1] >= count:
+        raise ConfigError(
+            f"SHARD_IDS must be from 0 to {count - 1} (SHARD_COUNT={count}), not {raw}"
+        )
+    return count, ids

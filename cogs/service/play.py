@@ -22,6 +22,7 @@ from data import (
 )
 
 from .. import workers
+from ..ops.metrics import METRICS
 from .computer import computer_choice, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
 from .listener import Event
@@ -82,7 +83,7 @@ class PlayingTables(TableRegistry):
             except ValueError as exc:
                 raise ServiceError("error.forged") from exc
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             if self.tables.get(table_id) is not table or not table.playing:
                 raise ServiceError("error.no_table")
             if table.recording:
@@ -114,7 +115,7 @@ class PlayingTables(TableRegistry):
         """A person away (a computer holding their seat) takes the seat back."""
         table = self.get(table_id)
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             seat = table.seat_of(user_id)
             if seat is None or not table.seats[seat].is_away or not table.playing:
                 return False
@@ -178,6 +179,7 @@ class PlayingTables(TableRegistry):
             except Exception:
                 log.exception("table %s: could not reload after a failed commit", table.id)
             raise
+        METRICS.moves.labels(actor).inc()
         deal_done = deals_before if len(match.finished) > deals_before else None
         events.append(lambda: self.listener.action_applied(table, seat, action, actor))
         if deal_done is not None:
@@ -312,7 +314,7 @@ class PlayingTables(TableRegistry):
             return
         events: list[Event] = []
         try:
-            async with table.lock:
+            async with self._hold(table):
                 if self.tables.get(table_id) is not table or not table.playing:
                     return
                 match = table.match

@@ -36,9 +36,12 @@ class TableService(PlayingTables):
 
     # ------------------------------------------------------------------ start-up
     async def restore(self) -> list[int]:
-        """Load every open table from the store and restart its timers; returns their ids."""
+        """Load every open table of this process's servers from the store and restart
+        its timers; returns their ids."""
         restored = []
         for stored in await self.store.open_games():
+            if not self.owns_guild(stored.guild_id):
+                continue  # another shard's process runs it
             try:
                 table = await self._load(stored.id)
             except Exception:
@@ -48,12 +51,12 @@ class TableService(PlayingTables):
             restored.append(table.id)
             events: list[Event] = []
             if table.match is not None and table.match.is_over and table.game.status == "playing":
-                async with table.lock:
+                async with self._hold(table):
                     await self._finish_match(table, events)
                 await self._emit(events)
             elif table.playing and table.is_daily:
                 events = []
-                async with table.lock:  # a crash between the computers' moves
+                async with self._hold(table):  # a crash between the computers' moves
                     await self._run_daily_bots(table, events)
                 await self._emit(events)
             elif table.playing:
@@ -159,7 +162,7 @@ class TableService(PlayingTables):
 
     async def join(self, table_id: int, user_id: int, name: str | None = None) -> int:
         table = self._lobby(table_id)
-        async with table.lock:
+        async with self._hold(table):
             self._lobby(table_id)
             if table.seat_of(user_id) is not None:
                 raise ServiceError("error.already_seated")
@@ -175,7 +178,7 @@ class TableService(PlayingTables):
 
     async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> int:
         table = self._lobby(table_id)
-        async with table.lock:
+        async with self._hold(table):
             self._lobby(table_id)
             if user_id != table.host_id and table.seat_of(user_id) is None:
                 raise ServiceError("error.not_seated")
@@ -192,7 +195,7 @@ class TableService(PlayingTables):
         """Leave a table: in the lobby the seat empties, in play a computer player takes it."""
         table = self.get(table_id)
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             seat = table.seat_of(user_id)
             if seat is None:
                 raise ServiceError("error.not_seated")
@@ -231,7 +234,7 @@ class TableService(PlayingTables):
         if not self.is_host(table, user_id) and not is_admin:
             raise ServiceError("error.host_only")
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             if table.id not in self.tables:
                 raise ServiceError("error.no_table")
             if table.recording:
@@ -254,7 +257,7 @@ class TableService(PlayingTables):
         """The host starts the match; empty seats get computer players."""
         table = self._lobby(table_id)
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             self._lobby(table_id)
             if not self.is_host(table, user_id):
                 raise ServiceError("error.host_only")
@@ -356,7 +359,7 @@ class TableService(PlayingTables):
         table = Table(game=game, match=match, rules=rules)
         self.tables[table.id] = table
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             await self._run_daily_bots(table, events)
         await self._emit(events)
         return table

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -224,11 +225,13 @@ class BenchResult:
     fake_rss_bytes: int = 0
     rss_idle_each: list[int] = field(default_factory=list)
     rss_peak_each: list[int] = field(default_factory=list)
+    processes: int = 1
 
     def report(self) -> str:
         return "\n".join(
             [
-                f"bench: {self.tables} tables x {self.players_per_table} players ({self.script})",
+                f"bench: {self.tables} tables x {self.players_per_table} players ({self.script}"
+                + (f", {self.processes} shard processes)" if self.processes > 1 else ")"),
                 f"  interactions {self.interactions}, moves {self.moves} in {self.seconds:.1f}s "
                 f"= {self.moves_per_second:.1f} moves/s",
                 f"  ack latency p50 {self.ack_p50_ms:.1f} ms, p99 {self.ack_p99_ms:.1f} ms, "
@@ -265,27 +268,68 @@ async def run_bench(
     seed: int = 1,
     warmup: int = 1,
     rate_limits: bool = False,
+    processes: int = 1,
+    database_url: str | None = None,
+    patience: float = 30.0,
 ) -> BenchResult:
     """Play every table concurrently. Each player waits ``think`` seconds on average
     (uniformly 0.5x..1.5x) before a move, like people do, and tables start spread over
     ``ramp`` seconds; with ``think=0`` the bench is a closed loop that measures saturation
     (latency then grows with the number of tables by Little's law). ``warmup`` tables
     play to the end before the measured ones start; the bot's RSS after them is the idle
-    baseline for memory per active table."""
+    baseline for memory per active table.
+
+    ``processes`` > 1: that many bot processes, one shard each, sharing the database at
+    ``database_url`` (PostgreSQL); the tables are spread over one server per shard, and
+    memory and CPU figures are those of all the processes together. ``patience``: the
+    driver's waits (for a deferred answer, a turn notice) last at least that long, so a
+    busy machine slows the bench instead of failing it; Discord's 3 s acknowledgement
+    rule is still enforced by the fake and shows in the latency figures."""
     rng = random.Random(seed)
-    async with Driver(keep_history=False) as d:
+    if processes > 1 and not database_url:
+        raise ValueError("several processes need a shared database (database_url)")
+    async with Driver(keep_history=False, shard_count=processes, patience=patience) as d:
         if rate_limits:
             d.use_discord_rate_limits()
         people = [d.create_user(f"p{i}") for i in range((tables + warmup) * players)]
-        guild = d.create_guild("Bench", members=people)
-        channels = [d.create_channel(guild, f"table-{i}") for i in range(tables + warmup)]
+        guilds = [
+            d.create_guild(f"Bench {k}", members=people, shard=k if processes > 1 else None)
+            for k in range(processes)
+        ]
+        channels = [
+            d.create_channel(guilds[i % processes], f"table-{i}") for i in range(tables + warmup)
+        ]
         every = [
-            TableContext(i, guild, channels[i], people[i * players : (i + 1) * players])
+            TableContext(
+                i, guilds[i % processes], channels[i], people[i * players : (i + 1) * players]
+            )
             for i in range(tables + warmup)
         ]
         warm, ctxs = every[:warmup], every[warmup:]
-        full_env = {"DEV_GUILD_ID": str(guild.id), "LOG_LEVEL": "WARNING", **(env or {})}
-        async with running_bot(d, script=bot_script, env=full_env, ready_grace=ready_grace) as bot:
+        full_env = {"LOG_LEVEL": "WARNING", **(env or {})}
+        if processes == 1:  # several servers: global commands, synced by shard 0's process
+            full_env["DEV_GUILD_ID"] = str(guilds[0].id)
+        if database_url:
+            full_env["DATABASE_URL"] = database_url
+        async with contextlib.AsyncExitStack() as stack:
+            bots = [
+                await stack.enter_async_context(
+                    running_bot(
+                        d,
+                        script=bot_script,
+                        env=full_env,
+                        ready_grace=ready_grace,
+                        **({"shard_count": processes, "shard_ids": (k,)} if processes > 1 else {}),
+                    )
+                )
+                for k in range(processes)
+            ]
+
+            def rss_each() -> list[int]:
+                return [r for b in bots for r in read_rss_each(b.pid)]
+
+            def bot_cpu_seconds() -> float:
+                return sum(read_cpu_seconds(b.pid) for b in bots)
 
             async def play(t: TableContext, delay: float, think: float = think) -> None:
                 try:
@@ -308,14 +352,14 @@ async def run_bench(
             await asyncio.wait_for(
                 asyncio.gather(*(play(t, 0, min(think, 0.5)) for t in warm)), timeout
             )
-            idle_each = read_rss_each(bot.pid)
+            idle_each = rss_each()
             rss_idle = sum(idle_each)
             peak, peak_each = rss_idle, idle_each
 
             async def sample_rss() -> None:
                 nonlocal peak, peak_each
                 while True:
-                    each = read_rss_each(bot.pid)
+                    each = rss_each()
                     if sum(each) > peak:
                         peak, peak_each = sum(each), each
                     if progress:
@@ -325,7 +369,7 @@ async def run_bench(
 
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
-            cpu0, bot_cpu0 = time.process_time(), read_cpu_seconds(bot.pid)
+            cpu0, bot_cpu0 = time.process_time(), bot_cpu_seconds()
             try:
                 await asyncio.wait_for(
                     asyncio.gather(
@@ -336,9 +380,9 @@ async def run_bench(
             finally:
                 sampler.cancel()
             elapsed = time.perf_counter() - t0
-            cpu, bot_cpu = time.process_time() - cpu0, read_cpu_seconds(bot.pid) - bot_cpu0
+            cpu, bot_cpu = time.process_time() - cpu0, bot_cpu_seconds() - bot_cpu0
             fake_rss = read_rss(os.getpid())
-            peak = max(peak, bot.rss_bytes())
+            peak = max(peak, sum(b.rss_bytes() for b in bots))
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
@@ -366,6 +410,7 @@ async def run_bench(
             fake_rss_bytes=fake_rss,
             rss_idle_each=idle_each,
             rss_peak_each=peak_each,
+            processes=processes,
         )
 
 
@@ -400,7 +445,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate-limits", action="store_true", help="Discord-like per-channel buckets")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument(
+        "--database-url",
+        default=None,
+        help="DATABASE_URL of the bot(s), e.g. postgresql://... (default: a fresh SQLite file)",
+    )
+    ap.add_argument(
+        "--patience",
+        type=float,
+        default=30.0,
+        help="seconds a wait of the players lasts before it counts as a failure",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each, sharing --database-url",
+    )
     args = ap.parse_args(argv)
+    if args.processes < 1:
+        ap.error("--processes must be at least 1")
+    if args.processes > 1 and args.echo:
+        ap.error("the echo bot does not shard: --processes needs bot.py")
+    if args.processes > 1 and not args.database_url:
+        ap.error("--processes 2 needs --database-url postgresql://... (one shared database)")
     script: TableScript
     if args.echo:
         script = EchoTableScript(args.moves or 20)
@@ -423,6 +491,9 @@ def main(argv: list[str] | None = None) -> int:
             ramp=args.ramp,
             warmup=args.warmup,
             rate_limits=args.rate_limits,
+            processes=args.processes,
+            database_url=args.database_url,
+            patience=args.patience,
         )
     )
     print(json.dumps(asdict(result), indent=2) if args.json else result.report())

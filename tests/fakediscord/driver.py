@@ -141,13 +141,15 @@ class Driver:
         attachment_size_limit: int | None = None,
         everyone_permissions: int | None = None,
         bot_permissions: int | None = None,
+        shard: int | None = None,
     ) -> Guild:
         """A server with @everyone, an Admin role (Manage Server), the bot's managed role
         (by default exactly the invite URL's permissions), a #general channel, and the given
         members. ``everyone_permissions=EVERYONE_LOCKED`` makes a locked-down server where
         the bot has only its role. Create guilds before the bot connects (or call
-        :meth:`announce_guild`)."""
-        kw: dict[str, Any] = {}
+        :meth:`announce_guild`). ``shard``: give it an id on that shard of the fake's
+        ``shard_count`` (default: wherever its id falls)."""
+        kw: dict[str, Any] = {"shard": shard}
         if attachment_size_limit is not None:
             kw["attachment_size_limit"] = attachment_size_limit
         if everyone_permissions is not None:
@@ -163,7 +165,9 @@ class Driver:
 
     async def announce_guild(self, guild: Guild) -> None:
         """GUILD_CREATE for a guild created while the bot is connected (the bot joins it)."""
-        await self.fake.dispatch("GUILD_CREATE", self.fake.guild_json(guild, full=True))
+        await self.fake.dispatch(
+            "GUILD_CREATE", self.fake.guild_json(guild, full=True), guild_id=guild.id
+        )
 
     def add_member(self, guild: Guild, user: User, *, admin: bool = False) -> None:
         self.fake.add_member(guild, user, admin=admin)
