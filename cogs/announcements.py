@@ -2,8 +2,14 @@
 
 :class:`Announcer` is the service's :class:`~cogs.service.TableListener`. It keeps the
 table's public message up to date (edits paced by :class:`~cogs.pacing.EditPacer`),
-pings the person to act (turn notices, deleted once they are answered), posts deal
-summaries and the match result, and redraws every table after a restart.
+keeps the open hands following the game (:mod:`cogs.live`), tells the table about seat
+changes, posts deal summaries and the match result, and redraws every table after a
+restart.
+
+Turn notices: one message per table, edited as the turns go by (edits never ping).
+A person is pinged (a new notice, replacing the old one) only when they cannot see
+their turn: no open hand the bot can keep up to date, or no action within a grace
+period; at most once per turn streak, and as their notification setting says.
 """
 
 from __future__ import annotations
@@ -17,19 +23,20 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from batak import Action
+from batak import PASS, Action
 from batak.deal import Phase
 from data import MatchSummary, Store
 
 from . import pictures
 from .components import TableButton, table_view, view_of
 from .i18n import t
+from .live import LiveHands
 from .pacing import EditPacer
 from .pictures import files_of
 from .replies import NO_PINGS
 from .service import Table, TableService
 from .text.summaries import deal_summary_text, match_result_text, public_summary
-from .text.words import action_text, clip, table_language
+from .text.words import action_text, clip, deadline_text, seat_names, table_language
 
 if TYPE_CHECKING:
     from .config import BotConfig
@@ -49,13 +56,27 @@ class Announcer:
         self.store = store
         self.service = service
         self.pacer = EditPacer(config.table_edit_interval, self._edit_table_message)
+        self.notice_pacer = EditPacer(max(2.0, config.table_edit_interval), self._edit_turn_notice)
+        self.grace = {"live": config.ping_grace_live, "async": config.ping_grace_async}
+        self.live: LiveHands | None = None  # set by cogs.hands.Hands
         self.notes: dict[int, str] = {}
         self.closed: dict[int, Table] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
+        self._notices: dict[int, tuple[int, int, str]] = {}
+        """table -> (channel, message, content shown) of its turn notice."""
+        self._streaks: dict[int, list[Any]] = {}
+        """table -> [user to act, pinged already] of the turn streak being played."""
+        self._graces: dict[int, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.pings = 0
 
     async def close(self) -> None:
         await self.pacer.close()
+        await self.notice_pacer.close()
+        if self.live is not None:
+            await self.live.close()
+        for handle in self._graces.values():
+            handle.cancel()
         for task in list(self._tasks):
             task.cancel()
 
@@ -126,34 +147,74 @@ class Announcer:
                 await self.post_table_message(table)
 
     # ------------------------------------------------------------------ listener
+    def _follow(self, table: Table) -> None:
+        """Open hands and the turn notice show the table as it is now."""
+        if self.live is not None:
+            self.live.request(table)
+        if table.id in self._notices or not table.playing:
+            self.notice_pacer.request(table.id)
+
     async def table_changed(self, table: Table) -> None:
         if not table.is_daily:
             self.pacer.request(table.id)
+            self._follow(table)
 
     async def turn_started(self, table: Table, seat: int) -> None:
         if table.is_daily:
             return
-        self._spawn(self._turn_notice(table, seat, table.move))
+        self._follow(table)
+        user_id = table.seats[seat].user_id
+        if user_id is None or table.seats[seat].is_away:
+            return
+        streak = self._streaks.get(table.id)
+        if streak is None or streak[0] != user_id:
+            streak = self._streaks[table.id] = [user_id, False]
+        old = self._graces.pop(table.id, None)
+        if old is not None:
+            old.cancel()
+        mode = str(table.settings.get("notify", {}).get(str(user_id), "needed"))
+        if streak[1] or mode == "never":
+            return
+        visible = self.live is not None and self.live.visible(table.id, user_id)
+        if mode == "every" or not visible:
+            self._spawn(self._turn_notice(table, seat, table.move))
+        else:  # they see their turn in their hand; a ping only if they do not act
+            move = table.move
+            self._graces[table.id] = asyncio.get_running_loop().call_later(
+                self.grace.get(table.pace, self.grace["live"]),
+                lambda: self._spawn(self._turn_notice(table, seat, move)),
+            )
 
     async def action_applied(self, table: Table, seat: int, action: Action, actor: str) -> None:
         if table.is_daily:
             return
         if actor == "player":  # a time-out note stays until a person acts again
             self.notes.pop(table.id, None)
-        if actor in ("player", "timeout"):
-            self._spawn(self._clear_notices(table))
+        streak = self._streaks.get(table.id)
+        if streak is not None and table.seats[seat].user_id != streak[0]:
+            del self._streaks[table.id]  # someone else acted: the streak is over
+        self._follow(table)
 
     async def deal_finished(self, table: Table, index: int) -> None:
         if table.is_daily:
             return
+        self._follow(table)
         self._spawn(self._post_deal_summary(table, index))
+
+    def _end(self, table: Table) -> None:
+        handle = self._graces.pop(table.id, None)
+        if handle is not None:
+            handle.cancel()
+        self._streaks.pop(table.id, None)
+        self.pacer.request(table.id)
+        self._follow(table)
+        self.notice_pacer.request(table.id)
 
     async def match_finished(self, table: Table, summary: MatchSummary | None) -> None:
         if table.is_daily:
             return
-        self.pacer.request(table.id)
+        self._end(table)
         self._spawn(self._post_result(table, summary))
-        self._spawn(self._clear_notices(table))
 
     async def table_closed(self, table: Table, reason: str) -> None:
         if table.is_daily:
@@ -161,8 +222,21 @@ class Announcer:
         self.closed[table.id] = table
         while len(self.closed) > 100:
             self.closed.pop(next(iter(self.closed)))
+        self._end(table)
+        self._spawn(
+            self._edit_links(table, t("table.cancelled", table_language(table), table=table.id))
+        )
+
+    async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
+        if table.is_daily:
+            return
+        lang = table_language(table)
+        text = t(
+            f"seat.{change}", lang, name=name or t("seat.player", lang, n=seat + 1), seat=seat + 1
+        )
+        self.notes[table.id] = text
         self.pacer.request(table.id)
-        self._spawn(self._clear_notices(table))
+        self._spawn(self._post(table, text))
 
     async def seat_timed_out(
         self, table: Table, seat: int, action: Action, handed_over: bool
@@ -171,45 +245,111 @@ class Announcer:
             return
         lang = table_language(table)
         name = table.seats[seat].name or t("seat.player", lang, n=seat + 1)
-        key = "note.handed_over" if handed_over else "note.timeout"
-        self.notes[table.id] = t(key, lang, name=name, action=action_text(action, lang))
+        if handed_over:
+            key = "note.handed_over"
+        elif action == PASS:
+            key = "note.timeout_pass"
+        else:
+            key = "note.timeout"
+        text = t(key, lang, name=name, action=action_text(action, lang))
+        self.notes[table.id] = text
         self.pacer.request(table.id)
+        if handed_over:  # a computer takes the seat: the table is told once
+            self._spawn(self._post(table, text))
 
     # ------------------------------------------------------------------ notices and posts
     def _notice_lock(self, table_id: int) -> asyncio.Lock:
         return self._notice_locks.setdefault(table_id, asyncio.Lock())
 
-    async def _clear_notices(self, table: Table) -> None:
-        async with self._notice_lock(table.id):
-            old = await self.store.take_messages(table.id, "turn")
-            for m in old:
-                channel = self.bot.get_partial_messageable(m.channel_id or table.game.where_id)
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(m.message_id).delete()
+    def _notice_content(self, table: Table, mention: int | None = None) -> str:
+        """The turn notice: who is to act and until when (``mention``: ping them)."""
+        lang = table_language(table)
+        match = table.match
+        if not table.playing or match is None or match.is_over or table.to_act is None:
+            if table.status == "cancelled":
+                return t("table.cancelled", lang, table=table.id)
+            return t("result.title", lang, table=table.id)
+        seat = table.to_act
+        what = {Phase.AUCTION: "bid", Phase.TRUMP: "trump", Phase.PLAY: "play"}.get(
+            match.deal.phase, "play"
+        )
+        if mention is not None:
+            content = t(f"turn.{what}", lang, mention=f"<@{mention}>", table=table.id)
+        else:
+            name = seat_names(table, lang)[seat]
+            content = f"#{table.id} · " + t(f"summary.to_{what}", lang, name=name)
+        deadline = table.deadline_now()
+        if deadline is not None:
+            content += "\n" + deadline_text(deadline, lang)
+        if mention is not None and table.pace == "async":
+            content += "\n" + t("turn.async_hint", lang)
+        return content
+
+    async def _stored_notice(self, table: Table) -> tuple[int, int, str] | None:
+        known = self._notices.get(table.id)
+        if known is None:
+            stored = await self.store.messages(table.id, "turn")
+            if stored:
+                m = stored[-1]
+                known = (m.channel_id or table.game.where_id, m.message_id, "")
+                self._notices[table.id] = known
+        return known
+
+    async def _edit_turn_notice(self, table_id: int) -> None:
+        """Edit the table's turn notice to the turn being played (never pings)."""
+        table = self.find(table_id)
+        if table is None:
+            return
+        async with self._notice_lock(table_id):
+            known = await self._stored_notice(table)
+            if known is None or known[1] == 0:
+                return
+            channel_id, mid, shown = known
+            streak = self._streaks.get(table_id)
+            to_act = table.seats[table.to_act].user_id if table.to_act is not None else None
+            # While the person pinged is still to act, the notice keeps naming them.
+            mention = to_act if streak is not None and streak[1] and streak[0] == to_act else None
+            content = self._notice_content(table, mention=mention)
+            if not table.playing:
+                self._notices.pop(table_id, None)
+            if content == shown:
+                return
+            kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_PINGS}
+            if table.playing:
+                self._notices[table_id] = (channel_id, mid, content)
+            else:
+                kwargs["view"] = None  # the match is over: no Show hand any more
+            channel = self.bot.get_partial_messageable(channel_id)
+            try:
+                await channel.get_partial_message(mid).edit(**kwargs)
+            except discord.NotFound:
+                self._notices.pop(table_id, None)
+                await self.store.remove_messages(table_id, [mid])
 
     async def _turn_notice(self, table: Table, seat: int, move: int) -> None:
+        """Ping the person to act: a new notice (with a Show hand button) replaces the
+        table's old one."""
         async with self._notice_lock(table.id):
-            if table.move != move or not table.playing:
+            self._graces.pop(table.id, None)
+            if table.move != move or not table.playing or table.to_act != seat:
                 return
             user_id = table.seats[seat].user_id
-            if user_id is None or table.seats[seat].is_away:
+            streak = self._streaks.get(table.id)
+            if user_id is None or table.seats[seat].is_away or streak is None or streak[1]:
                 return
+            streak[1] = True
             old = await self.store.take_messages(table.id, "turn")
+            self._notices.pop(table.id, None)
             channel = self.channel(table)
             for m in old:
                 with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(m.message_id).delete()
+                    await (
+                        self.bot.get_partial_messageable(m.channel_id or table.game.where_id)
+                        .get_partial_message(m.message_id)
+                        .delete()
+                    )
             lang = table_language(table)
-            assert table.match is not None
-            phase = table.match.deal.phase
-            what = {
-                Phase.AUCTION: "turn.bid",
-                Phase.TRUMP: "turn.trump",
-                Phase.PLAY: "turn.play",
-            }.get(phase, "turn.play")
-            content = t(what, lang, mention=f"<@{user_id}>", table=table.id)
-            if table.pace == "async":
-                content += "\n" + t("turn.async_hint", lang)
+            content = self._notice_content(table, mention=user_id)
             view = view_of(
                 [
                     TableButton(
@@ -227,9 +367,52 @@ class Announcer:
                     users=[discord.Object(user_id)],
                 ),
             )
+            self.pings += 1
             await self.store.add_message(
                 table.id, msg.id, kind="turn", channel_id=table.game.where_id
             )
+            self._notices[table.id] = (table.game.where_id, msg.id, content)
+
+    async def _post(self, table: Table, text: str) -> None:
+        """A short public line at the table (no pings)."""
+        async with self._notice_lock(table.id):
+            await self.channel(table).send(clip(text), allowed_mentions=NO_PINGS)
+
+    async def call_rematch(self, table: Table) -> None:
+        """A rematch is open: the seated people are mentioned once, the host named."""
+        lang = table_language(table)
+        people = [s.user_id for s in table.seats if s.user_id is not None]
+        host = next((s.name for s in table.seats if s.user_id == table.host_id), None)
+        text = t(
+            "rematch.call",
+            lang,
+            mentions=" ".join(f"<@{u}>" for u in people),
+            table=table.id,
+            host=host or t("seat.player", lang, n=1),
+        )
+        await self.channel(table).send(
+            clip(text),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in people]
+            ),
+        )
+
+    async def post_link(self, table: Table, channel_id: int) -> None:
+        """The lobby is in a thread: one short message in the channel links to it."""
+        lang = table_language(table)
+        text = t("link.lobby", lang, table=table.id, thread=f"<#{table.game.where_id}>")
+        msg = await self.bot.get_partial_messageable(channel_id).send(
+            text, allowed_mentions=NO_PINGS
+        )
+        await self.store.add_message(table.id, msg.id, kind="link", channel_id=channel_id)
+
+    async def _edit_links(self, table: Table, text: str) -> None:
+        for m in await self.store.messages(table.id, "link"):
+            channel = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(m.message_id).edit(
+                    content=clip(text), allowed_mentions=NO_PINGS
+                )
 
     async def _post_deal_summary(self, table: Table, index: int) -> None:
         async with self._notice_lock(table.id):  # keeps deal summaries before the result
@@ -258,6 +441,14 @@ class Announcer:
                 view=view,
                 allowed_mentions=NO_PINGS,
             )
+        match = table.match
+        if match is not None and table.game.thread_id is not None:
+            names = seat_names(table, lang)
+            winners = " & ".join(names[s] for s in match.winners)
+            thread = f"<#{table.game.thread_id}>"
+            await self._edit_links(
+                table, t("link.result", lang, table=table.id, thread=thread, names=winners)
+            )
 
     # ------------------------------------------------------------------ start-up
     async def refresh_all(self) -> None:
@@ -269,7 +460,9 @@ class Announcer:
                 self._spawn(self.post_table_message(table))
             else:
                 self.pacer.request(table.id)
+            self.notice_pacer.request(table.id)
             if table.playing and table.to_act is not None:
                 seat = table.to_act
                 if not table.controlled_by_bot(seat):
-                    self._spawn(self._turn_notice(table, seat, table.move))
+                    # Nobody's hand is live after a restart: they are told of their turn.
+                    await self.turn_started(table, seat)

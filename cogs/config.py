@@ -40,6 +40,11 @@ class BotConfig:
     max_timeouts: int = 2
     daily_deals: int = 3
     turn_timeout: float | None = None
+    hand_edit_interval: float = 1.0
+    """At most one edit of a person's open hand per this many seconds (bursts coalesce)."""
+    ping_grace_live: float = 20.0
+    """A person who sees their turn in their open hand is pinged only after this long."""
+    ping_grace_async: float = 1800.0
 
     def service_config(self) -> ServiceConfig:
         return ServiceConfig(
@@ -96,4 +101,7 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
         max_timeouts=_int(e, "MAX_TIMEOUTS", 2, 1, 20),
         daily_deals=_int(e, "DAILY_DEALS", 3, 1, 20),
         turn_timeout=timeout or None,
+        hand_edit_interval=_float(e, "HAND_EDIT_INTERVAL_SECONDS", 1.0, 0.0, 60.0),
+        ping_grace_live=_float(e, "PING_GRACE_SECONDS", 20.0, 0.0, 3600.0),
+        ping_grace_async=_float(e, "ASYNC_PING_GRACE_SECONDS", 1800.0, 0.0, 7 * 86400.0),
     )

@@ -40,6 +40,10 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timeouts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     summary: MatchSummary | None = None
+    deadline: float | None = None
+    """When the person to act runs out of time (Unix seconds), or None (no timer)."""
+    deadline_move: int = -1
+    """The move ``deadline`` belongs to."""
 
     @property
     def id(self) -> int:
@@ -104,6 +108,19 @@ class Table:
         """True when a computer player acts for the seat (a bot, or a person away)."""
         s = self.seats[seat]
         return s.bot_level is not None
+
+    def deadline_now(self) -> float | None:
+        """The deadline of the turn being played now (None: no timer, or a computer's turn)."""
+        if self.deadline is None or self.deadline_move != self.move:
+            return None
+        return self.deadline
+
+    def former_name(self, seat: int, move: int) -> str | None:
+        """The name of the person who held ``seat`` at ``move`` if they have left since."""
+        for entry in self.settings.get("former_seats", ()):
+            if int(entry["seat"]) == seat and move < int(entry["until"]):
+                return str(entry["name"])
+        return None
 
     def observation(self, seat: int) -> Observation:
         assert self.match is not None

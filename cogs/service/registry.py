@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
+import time
 from collections.abc import Callable
 
 from batak import Match, Rules, parse_action
@@ -34,6 +35,7 @@ class TableRegistry:
         listener: TableListener | None = None,
         today: Callable[[], dt.date] | None = None,
         rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.config = config or ServiceConfig()
@@ -41,6 +43,8 @@ class TableRegistry:
         self.listener: TableListener = listener if listener is not None else NullListener()
         self._today = today or (lambda: dt.datetime.now(dt.UTC).date())
         self._rng = rng or random.SystemRandom()
+        self._clock = clock
+        """Wall-clock time (Unix seconds): turn deadlines are shown and stored as such."""
         self.tables: dict[int, Table] = {}
         self._finished: dict[int, Table] = {}
 

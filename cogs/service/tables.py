@@ -5,6 +5,7 @@ and the restart of every open table.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from batak import Match, RulesError, daily_seed, preset
 from data import (
@@ -22,6 +23,9 @@ from .model import DAILY, Table, phase_of
 from .play import PlayingTables
 
 log = logging.getLogger(__name__)
+
+NOTIFY_MODES = ("needed", "every", "never")
+"""When a person is pinged for their turn: only when they cannot see it, every turn, never."""
 
 
 class TableService(PlayingTables):
@@ -52,9 +56,27 @@ class TableService(PlayingTables):
                     await self._run_daily_bots(table, events)
                 await self._emit(events)
             elif table.playing:
+                await self._restore_deadline(table)
                 self._schedule(table)
         log.info("restored %d open table(s)", len(restored))
         return restored
+
+    async def _restore_deadline(self, table: Table) -> None:
+        """The turn timer resumes with the time that was left: the turn began when the
+        last action was stored (or when the match started)."""
+        timeout = table.settings.get("turn_timeout_s")
+        if not timeout or table.to_act is None or table.controlled_by_bot(table.to_act):
+            return
+        began = table.game.updated_at
+        if table.move > 0:
+            log_ = await self.store.action_log(table.id, since_move=table.move - 1)
+            if log_:
+                began = log_[-1].at
+        try:
+            start = datetime.fromisoformat(began).timestamp()
+        except ValueError:
+            return
+        table.deadline, table.deadline_move = start + float(timeout), table.move
 
     # ------------------------------------------------------------------ lobby
     async def create_table(
@@ -70,8 +92,11 @@ class TableService(PlayingTables):
         pace: str | None = None,
         thread_id: int | None = None,
         seats: list[Seat] | None = None,
+        language: str | None = None,
     ) -> Table:
-        """Open a lobby with the host in seat 0 (or the given seats)."""
+        """Open a lobby with the host in seat 0 (or the given seats).
+
+        ``language`` is the table's (public messages); default: the server's setting."""
         g = guild or await self.store.get_guild_settings(guild_id)
         name = preset_name or g.preset
         n_deals = deals if deals is not None else g.deals
@@ -88,7 +113,7 @@ class TableService(PlayingTables):
             "pace": p,
             "turn_timeout_s": timeout,
             "bot_level": g.bot_level,
-            "language": g.language,
+            "language": language or g.language,
             "first_dealer": 0,
         }
         initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
@@ -97,8 +122,50 @@ class TableService(PlayingTables):
         )
         table = Table(game=game, match=None, rules=rules)
         self.tables[table.id] = table
+        for s in initial:
+            if s.user_id is not None:
+                await self._carry_notifications(table, s.user_id)
         await self._emit([lambda: self.listener.table_changed(table)])
         return table
+
+    # ------------------------------------------------------------------ notifications
+    async def notification_mode(self, user_id: int) -> str:
+        """A person's notification setting (needed, every, never), kept in the settings of
+        their tables and carried to each new one; ``needed`` if never chosen."""
+        for table in self.tables_of(user_id):
+            mode = table.settings.get("notify", {}).get(str(user_id))
+            if mode in NOTIFY_MODES:
+                return str(mode)
+        for game in await self.store.list_games(user_id=user_id, status=None, limit=5):
+            mode = game.settings.get("notify", {}).get(str(user_id))
+            if mode in NOTIFY_MODES:
+                return str(mode)
+        return "needed"
+
+    async def set_notifications(self, user_id: int, mode: str) -> int:
+        """Store a person's notification setting at every open table of theirs; returns how
+        many (0: they sit nowhere, so there is nowhere to keep it yet)."""
+        if mode not in NOTIFY_MODES:
+            raise ServiceError("error.bad_setting", reason=f"notifications {mode!r}")
+        done = 0
+        for table in self.tables_of(user_id):
+            async with table.lock:
+                if table.is_daily or not table.game.is_open:
+                    continue
+                await self._write_notify(table, user_id, mode)
+                done += 1
+        return done
+
+    async def _write_notify(self, table: Table, user_id: int, mode: str) -> None:
+        notify = dict(table.settings.get("notify", {})) | {str(user_id): mode}
+        table.game = await self.store.set_game_settings(
+            table.id, dict(table.settings) | {"notify": notify}
+        )
+
+    async def _carry_notifications(self, table: Table, user_id: int) -> None:
+        mode = await self.notification_mode(user_id)
+        if mode != "needed" and table.settings.get("notify", {}).get(str(user_id)) != mode:
+            await self._write_notify(table, user_id, mode)
 
     def _lobby(self, table_id: int) -> Table:
         table = self.get(table_id)
@@ -119,6 +186,7 @@ class TableService(PlayingTables):
             except GameClosedError as exc:
                 raise ServiceError("error.already_started") from exc
             await self._refresh(table)
+            await self._carry_notifications(table, user_id)
         await self._emit([lambda: self.listener.table_changed(table)])
         return seat
 
@@ -137,8 +205,9 @@ class TableService(PlayingTables):
         await self._emit([lambda: self.listener.table_changed(table)])
         return free[0]
 
-    async def leave(self, table_id: int, user_id: int) -> int:
-        """Leave a table: in the lobby the seat empties, in play a computer player takes it."""
+    async def leave(self, table_id: int, user_id: int, change: str = "left") -> int:
+        """Leave a table: in the lobby the seat empties, in play a computer player takes it
+        (the table is told: ``change`` is left or kicked; past tricks keep the name)."""
         table = self.get(table_id)
         events: list[Event] = []
         async with table.lock:
@@ -154,9 +223,15 @@ class TableService(PlayingTables):
                 if all(s.user_id is None for s in table.seats):
                     await self._cancel_locked(table, "empty", events)
             else:
+                name = table.seats[seat].name or ""
+                former = [*table.settings.get("former_seats", ())]
+                former.append({"seat": seat, "name": name, "until": table.move})
                 await self.store.leave_game(table_id, user_id, replace_with_bot=table.bot_level)
-                await self._refresh(table)
+                table.game = await self.store.set_game_settings(
+                    table_id, dict(table.settings) | {"former_seats": former}
+                )
                 table.timeouts[seat] = 0
+                events.append(lambda: self.listener.seat_changed(table, seat, change, name))
                 events.append(lambda: self.listener.table_changed(table))
                 if all(s.user_id is None for s in table.seats):
                     await self._cancel_locked(table, "empty", events)
@@ -171,7 +246,7 @@ class TableService(PlayingTables):
             raise ServiceError("error.host_only")
         if table.seat_of(target) is None:
             raise ServiceError("error.target_not_seated")
-        return await self.leave(table_id, target)
+        return await self.leave(table_id, target, "kicked")
 
     async def cancel(self, table_id: int, user_id: int, *, is_admin: bool) -> None:
         table = self.get(table_id)
@@ -246,6 +321,7 @@ class TableService(PlayingTables):
             pace=old.pace,
             thread_id=old.game.thread_id,
             seats=seats,
+            language=str(old.settings.get("language") or guild.language),
         )
         settings = dict(table.settings) | {"rematch_of": table_id}
         table.game = await self.store.set_game_settings(table.id, settings)
