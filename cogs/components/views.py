@@ -161,30 +161,32 @@ def card_rows(suits: list[str]) -> list[int]:
     if n == 0:
         return []
     limit = ROWS - 1
-    # best[i] = (mixed rows, rows) for the first i cards; rows end at card boundaries.
-    inf = (n + 1, n + 1)
-    best: list[tuple[int, int]] = [(0, 0)] + [inf] * n
-    cut: list[int] = [0] * (n + 1)
-    for i in range(1, n + 1):
-        for j in range(max(0, i - PER_ROW), i):
-            if best[j] == inf:
-                continue
-            row = suits[j:i]
-            mixed = sum(1 for a, b in itertools.pairwise(row) if a != b)
-            # a row ending inside a suit whose next card could have fitted is a split
-            split = i < n and suits[i] == suits[i - 1] and i - j < PER_ROW
-            cost = (best[j][0] + mixed + (1 if split else 0), best[j][1] + 1)
-            if cost[1] <= limit and cost < best[i]:
-                best[i], cut[i] = cost, j
+    inf = 10 * n + 10
+    # best[r][i]: the fewest mixed or split rows laying out the first i cards in r rows.
+    best = [[inf] * (n + 1) for _ in range(limit + 1)]
+    cut = [[0] * (n + 1) for _ in range(limit + 1)]
+    best[0][0] = 0
+    for r in range(1, limit + 1):
+        for i in range(1, n + 1):
+            for j in range(max(0, i - PER_ROW), i):
+                if best[r - 1][j] >= inf:
+                    continue
+                row = suits[j:i]
+                mixed = sum(1 for a, b in itertools.pairwise(row) if a != b)
+                # a row ending inside a suit whose next card would have fitted is a split
+                split = i < n and suits[i] == suits[i - 1] and i - j < PER_ROW
+                cost = best[r - 1][j] + mixed + (1 if split else 0)
+                if cost < best[r][i]:
+                    best[r][i], cut[r][i] = cost, j
+    # The fewest mixed rows; among those, the most rows (one suit per row reads best).
+    used = min(range(1, limit + 1), key=lambda r: (best[r][n], -r))
     rows: list[int] = [0] * n
-    bounds: list[tuple[int, int]] = []
-    i = n
-    while i > 0:
-        bounds.append((cut[i], i))
-        i = cut[i]
-    for r, (a, b) in enumerate(reversed(bounds)):
-        for k in range(a, b):
-            rows[k] = r
+    i, r = n, used
+    while r > 0:
+        j = cut[r][i]
+        for k in range(j, i):
+            rows[k] = r - 1
+        i, r = j, r - 1
     return rows
 
 

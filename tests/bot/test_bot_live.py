@@ -229,3 +229,29 @@ async def test_restart_resumes_the_turn_timer_with_the_time_left() -> None:
             assert "passes" in d.message(lobby.id).text()
             assert time.time() >= deadline - 1
             check_clean(d, bot)
+
+
+async def test_a_server_speaks_its_discord_locale_until_it_chooses_a_language() -> None:
+    async with Driver() as d:
+        alice, bob = d.create_user("alice"), d.create_user("bob", locale="tr")
+        guild = d.create_guild("Kahve", members=[alice, bob], admins=[alice], locale="tr")
+        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | LIVE) as bot:
+            rec = await d.slash(alice, "batak new", {"deals": 1}, wait="response", timeout=SLOW)
+            lobby = await d.wait_for_message(
+                lambda m: any(c.endswith(":start") for c in ids(m)), SLOW
+            )
+            labels = [b.get("label") for b in lobby.buttons()]
+            assert "Otur" in labels and "Başlat" in labels, labels  # public: the server's
+            reply = " ".join(m.text() for m in [rec.response, *rec.followups] if m)
+            # Alice reads English, and the buttons it names are the ones on the lobby.
+            assert reply.startswith("Table #") and "Otur" in reply and "Başlat" in reply, reply
+            assert "Join" not in reply
+            # Once the server chooses a language, new tables use it.
+            await d.slash(alice, "batak settings", {"language": "en"}, wait="response")
+            await d.slash(alice, "batak cancel", wait="response", timeout=SLOW)
+            await d.slash(bob, "batak new", {"deals": 1}, wait="response", timeout=SLOW)
+            second = await d.wait_for_message(
+                lambda m: m.id != lobby.id and any(c.endswith(":start") for c in ids(m)), SLOW
+            )
+            assert "Join" in [b.get("label") for b in second.buttons()]
+            check_clean(d, bot)
