@@ -62,8 +62,9 @@ class Announcer:
         self.notes: dict[int, str] = {}
         self.closed: dict[int, Table] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
-        self._notices: dict[int, tuple[int, int, str]] = {}
-        """table -> (channel, message, content shown) of its turn notice."""
+        self._notices: dict[int, tuple[int, int, str, int | None]] = {}
+        """table -> (channel, message, content shown, person pinged) of its turn notice,
+        while it is edited: until the person pinged has played their turns."""
         self._streaks: dict[int, list[Any]] = {}
         """table -> [user to act, pinged already] of the turn streak being played."""
         self._graces: dict[int, asyncio.TimerHandle] = {}
@@ -151,7 +152,7 @@ class Announcer:
         """Open hands and the turn notice show the table as it is now."""
         if self.live is not None:
             self.live.request(table)
-        if table.id in self._notices or not table.playing:
+        if table.id in self._notices or table.status in ("finished", "cancelled"):
             self.notice_pacer.request(table.id)
 
     async def table_changed(self, table: Table) -> None:
@@ -285,14 +286,13 @@ class Announcer:
             content += "\n" + t("turn.async_hint", lang)
         return content
 
-    async def _stored_notice(self, table: Table) -> tuple[int, int, str] | None:
+    async def _stored_notice(self, table: Table) -> tuple[int, int, str, int | None] | None:
         known = self._notices.get(table.id)
-        if known is None:
+        if known is None and not table.playing:  # after a restart: the end is told
             stored = await self.store.messages(table.id, "turn")
             if stored:
                 m = stored[-1]
-                known = (m.channel_id or table.game.where_id, m.message_id, "")
-                self._notices[table.id] = known
+                known = (m.channel_id or table.game.where_id, m.message_id, "", None)
         return known
 
     async def _edit_turn_notice(self, table_id: int) -> None:
@@ -304,21 +304,29 @@ class Announcer:
             known = await self._stored_notice(table)
             if known is None or known[1] == 0:
                 return
-            channel_id, mid, shown = known
-            streak = self._streaks.get(table_id)
+            channel_id, mid, shown, pinged = known
             to_act = table.seats[table.to_act].user_id if table.to_act is not None else None
-            # While the person pinged is still to act, the notice keeps naming them.
-            mention = to_act if streak is not None and streak[1] and streak[0] == to_act else None
-            content = self._notice_content(table, mention=mention)
+            kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
             if not table.playing:
                 self._notices.pop(table_id, None)
-            if content == shown:
-                return
-            kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_PINGS}
-            if table.playing:
-                self._notices[table_id] = (channel_id, mid, content)
-            else:
+                kwargs["content"] = self._notice_content(table)
                 kwargs["view"] = None  # the match is over: no Show hand any more
+            elif pinged is not None and pinged == to_act:
+                # Still their turn (a streak: trump then lead, a trick won then a lead).
+                kwargs["content"] = self._notice_content(table, mention=pinged)
+                self._notices[table_id] = (channel_id, mid, kwargs["content"], pinged)
+            else:
+                # They played: one last edit says so, then the notice rests (the table
+                # message shows the game; a later ping replaces this notice).
+                self._notices.pop(table_id, None)
+                lang = table_language(table)
+                seat = table.seat_of(pinged) if pinged is not None else None
+                if seat is None:
+                    return
+                name = seat_names(table, lang)[seat]
+                kwargs["content"] = t("notice.done", lang, name=name, table=table.id)
+            if kwargs["content"] == shown:
+                return
             channel = self.bot.get_partial_messageable(channel_id)
             try:
                 await channel.get_partial_message(mid).edit(**kwargs)
@@ -371,7 +379,7 @@ class Announcer:
             await self.store.add_message(
                 table.id, msg.id, kind="turn", channel_id=table.game.where_id
             )
-            self._notices[table.id] = (table.game.where_id, msg.id, content)
+            self._notices[table.id] = (table.game.where_id, msg.id, content, user_id)
 
     async def _post(self, table: Table, text: str) -> None:
         """A short public line at the table (no pings)."""
