@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: run test lint types play bench e2e-bench gallery clean
+.PHONY: run test lint types play bench e2e-bench gallery fuzz clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,25 +16,34 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 	$(PIP) install --quiet -e '.[test]'
 	touch $@
 
+# bot.py exits 2 when it cannot start and has said why (no token yet, a refused token, a
+# bad setting or database): that is the end of `make run`, not a failure of make's own.
 run: $(VENV)/.installed
-	$(PY) bot.py
+	@$(PY) bot.py || [ $$? -eq 2 ]
 
 lint: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak images data cogs bot.py
+	$(PY) -m mypy --strict batak images data cogs locales bot.py
 
 test: lint types
 	$(PY) -m pytest -q
+
+# A long attack on the engine's doors (records, actions); prints what it did.
+FUZZ_EXAMPLES ?= 20000
+fuzz: $(VENV)/.installed-test
+	BATAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:randomly tests/engine/test_engine_fuzz.py
 
 play: $(VENV)/.installed
 	$(PY) -m batak play
 
 bench: $(VENV)/.installed
 	$(PY) -m batak bench
+	$(PY) -m batak solve-bench
 	$(PY) -m images bench
+	$(PY) -m images replay-bench
 	$(PY) -m data bench
 
 gallery: $(VENV)/.installed

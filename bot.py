@@ -5,11 +5,13 @@ Settings come from the environment and ``.env`` (see ``.env.example``).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import sys
-from typing import Any
+from typing import Protocol, runtime_checkable
 
+import aiohttp
 import discord
 from discord.ext import commands
 from dotenv import load_dotenv
@@ -18,15 +20,25 @@ from cogs import workers
 from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.service import TableService
-from data import Store, StoreError
+from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
 
 log = logging.getLogger("batak")
 
 
-class BatakBot(commands.Bot):
-    """The bot: one store, one table service, the ``/batak`` cog."""
+@runtime_checkable
+class RestoresTables(Protocol):
+    """What the bot asks of the ``/batak`` cog after a restart."""
 
-    def __init__(self, config: BotConfig) -> None:
+    async def refresh_all(self) -> None: ...
+
+
+class BatakBot(commands.Bot):
+    """The bot: one store (opened before the bot, closed with it), one table service,
+    the ``/batak`` cog."""
+
+    def __init__(self, config: BotConfig, store: Store) -> None:
+        # No voice here: spare every start the two warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intents
         super().__init__(
@@ -40,20 +52,18 @@ class BatakBot(commands.Bot):
             max_messages=None,
         )
         self.config = config
-        self.store: Store | None = None
-        self.service: TableService | None = None
+        self.store = store
+        self.service = TableService(store, config=config.service_config())
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.config.database_path)
-        self.service = TableService(self.store, config=self.config.service_config())
         await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("cogs.batak_cog")
         workers.start_all()  # spawn the workers now, not on the first card
         settle_memory()
         restored = await self.service.restore()
         log.info("database %s; %d open table(s) restored", self.config.database_path, len(restored))
-        cog: Any = self.get_cog("Batak")
-        if cog is not None:
+        cog = self.get_cog("Batak")
+        if isinstance(cog, RestoresTables):
             await cog.refresh_all()
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
@@ -74,15 +84,10 @@ class BatakBot(commands.Bot):
 
     async def close(self) -> None:
         try:
-            if self.service is not None:
-                await self.service.close()
-            cog: Any = self.get_cog("Batak")
-            if cog is not None:
-                await cog.announcer.pacer.close()
+            await self.service.close()
         finally:
-            await super().close()
-            if self.store is not None:
-                await self.store.close()
+            await super().close()  # unloads the cog first: its pending edits and posts stop
+            await self.store.close()
             workers.close_all()
 
 
@@ -114,7 +119,27 @@ def invite_url(application_id: int) -> str:
     )
 
 
+async def serve(config: BotConfig) -> None:
+    """Open the database, then log in and run until the bot is closed."""
+    store = await Store.open(config.database_path)
+    async with BatakBot(config, store) as bot:  # closing the bot closes the store
+        await bot.start(config.token)
+
+
+def connection_problem(exc: aiohttp.ClientConnectorError) -> str:
+    """One line on why Discord could not be reached, and what to check."""
+    where = f"{exc.host}:{exc.port}"
+    if isinstance(exc, aiohttp.ClientConnectorDNSError):
+        return f"the name {exc.host} was not found (no internet connection, or no DNS)"
+    if isinstance(exc.os_error, ConnectionRefusedError):
+        return f"{where} refused the connection (a proxy or firewall in the way?)"
+    reason = exc.os_error.strerror or str(exc.os_error) or type(exc.os_error).__name__
+    return f"{where}: {reason} (check the internet connection)"
+
+
 def main() -> int:
+    """Run the bot; 0 on a normal stop, 2 when it cannot start (the message says why),
+    1 when Discord cannot be reached."""
     load_dotenv()
     try:
         config = load_config()
@@ -126,9 +151,8 @@ def main() -> int:
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
-    bot = BatakBot(config)
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(serve(config))
     except discord.LoginFailure:
         print(
             "Discord refused the token in DISCORD_TOKEN: reset it on the Bot page of your "
@@ -136,9 +160,15 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    except DatabaseDamagedError as exc:  # one line, no traceback: what is wrong, what to do
+        print(exc, file=sys.stderr)
+        return EXIT_DATABASE_DAMAGED
     except StoreError as exc:
         print(f"Cannot use the database: {exc}", file=sys.stderr)
         return 2
+    except aiohttp.ClientConnectorError as exc:  # refused, unreachable, DNS (a subclass)
+        print(f"Cannot reach Discord: {connection_problem(exc)}.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

@@ -181,10 +181,53 @@ def parse_cards(texts: Iterable[str]) -> CardMask:
     return mask_of(parse_card(t) for t in texts)
 
 
+# --- the one order a hand is shown in (texts, buttons and pictures) -----------------
+
+HAND_SUIT_ORDER: Final[tuple[Suit, Suit, Suit, Suit]] = (Suit.S, Suit.H, Suit.C, Suit.D)
+"""Suits in the order a hand is shown: ♠ ♥ ♣ ♦, so that the colours alternate."""
+
+_HAND_KEYS: Final = tuple((HAND_SUIT_ORDER.index(SUITS[c // 13]), 12 - c % 13) for c in range(52))
+
+
+def hand_order_key(card: Card) -> tuple[int, int]:
+    """The sort key of the hand order: by suit ♠ ♥ ♣ ♦, high card first.
+
+    >>> hand_order_key(parse_card("AS")) < hand_order_key(parse_card("2S"))
+    True
+    >>> hand_order_key(parse_card("2H")) < hand_order_key(parse_card("AC"))
+    True
+    """
+    return _HAND_KEYS[card]
+
+
+def sort_hand(cards: CardMask | Iterable[Card]) -> list[Card]:
+    """The cards (a mask, or an iterable of cards) in the order a hand is shown.
+
+    >>> [card_code(c) for c in sort_hand(parse_cards(["2D", "AS", "TC", "KH", "3S"]))]
+    ['AS', '3S', 'KH', 'TC', '2D']
+    """
+    items = cards_of(cards) if isinstance(cards, int) else list(cards)
+    return sorted(items, key=_HAND_KEYS.__getitem__)
+
+
+def sort_codes(codes: Iterable[str]) -> list[str]:
+    """Record codes (``"TH"``) in the order a hand is shown; raises ``ValueError``
+    on a code that is not a card.
+
+    >>> sort_codes(["2D", "AS", "TC", "KH", "3S"])
+    ['AS', '3S', 'KH', 'TC', '2D']
+    """
+    return [card_code(c) for c in sort_hand(parse_card(code) for code in codes)]
+
+
 def format_cards(mask: CardMask) -> str:
-    """A hand for people, by suit: ``"♠ A K 7  ♥ 10 4  ♦ –  ♣ Q 9 2"``."""
+    """A hand for people, by suit in the hand order, high cards first.
+
+    >>> format_cards(parse_cards(["AS", "7S", "TH", "QC", "2C"]))
+    '♠ A 7  ♥ 10  ♣ Q 2  ♦ –'
+    """
     parts = []
-    for suit in SUITS:
+    for suit in HAND_SUIT_ORDER:
         ranks = [RANK_LABELS[c % 13] for c in reversed(cards_of(mask & SUIT_MASKS[suit]))]
         parts.append(f"{suit.symbol} {' '.join(ranks) if ranks else '–'}")
     return "  ".join(parts)

@@ -14,7 +14,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from batak.cards import SUIT_MASKS, SUITS, Suit, card_label, cards_of, parse_card
+from batak.cards import (
+    HAND_SUIT_ORDER,
+    SUIT_MASKS,
+    Suit,
+    card_label,
+    parse_card,
+    sort_hand,
+)
 from batak.deal import (
     PASS,
     Action,
@@ -89,6 +96,26 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="replay the baseline table's auction and trump at every table",
     )
+
+    sub.add_parser(
+        "solve",
+        help="double-dummy: one JSON position a line on stdin, its best-play trick count out",
+        description=(
+            "Each stdin line is a JSON object: rules (as in a record), hands (four lists of "
+            "card codes of equal length), trump, leader, holder, and optionally trump_broken "
+            'and trick. Each answer line is {"tricks": N} (the holder\'s side, from here, '
+            'best play on both sides) or {"error": "line L: field: problem"}; the exit '
+            "status is 1 when any line had an error. Timing goes to stderr."
+        ),
+    )
+    sb = sub.add_parser("solve-bench", help="double-dummy solver time by cards left (p50/p95)")
+    sb.add_argument("--deals", type=int, default=3, help="deals per preset (default 3)")
+    sb.add_argument(
+        "--presets",
+        default="standard,classic,esli,koz-maca",
+        help="comma-separated presets (default standard,classic,esli,koz-maca)",
+    )
+    sb.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
     return parser
 
 
@@ -101,6 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args)
         if args.command == "arena":
             return cmd_arena(args)
+        if args.command == "solve":
+            return cmd_solve(sys.stdin, sys.stdout, sys.stderr)
+        if args.command == "solve-bench":
+            return cmd_solve_bench(args)
         return cmd_bench(args)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -257,9 +288,9 @@ def _show_table(ui: Terminal, match: Match, obs: Observation) -> None:
 def _show_hand(ui: Terminal, hand: int, legal: int) -> list[int]:
     """Print the hand by suit, numbering the legal cards; returns them in number order."""
     numbered: list[int] = []
-    for suit in SUITS:
+    for suit in HAND_SUIT_ORDER:
         cells = []
-        for c in sorted(cards_of(hand & SUIT_MASKS[suit]), reverse=True):
+        for c in sort_hand(hand & SUIT_MASKS[suit]):
             if (legal >> c) & 1:
                 numbered.append(c)
                 cells.append(f"{len(numbered)}:{ui.card(c)}")
@@ -483,3 +514,132 @@ def cmd_arena(args: argparse.Namespace) -> int:
         f"{time.perf_counter() - started:.0f} s wall)"
     )
     return 0
+
+
+# --- double-dummy solver --------------------------------------------------------------
+
+
+def cmd_solve(inp: TextIO, out: TextIO, err: TextIO) -> int:
+    """Answer every position line; a bad line gets an error line and the rest go on."""
+    import json
+
+    from batak.solver import PositionError, Solver, position_from_json
+
+    status = 0
+    for number, line in enumerate(inp, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            answer: dict[str, object] = {"error": f"line {number}: not JSON: {exc.msg}"}
+        else:
+            try:
+                pos = position_from_json(data)
+            except PositionError as exc:
+                answer = {"error": f"line {number}: {exc}"}
+            else:
+                solver = Solver(pos.rules, pos.trump, pos.holder)
+                start = time.perf_counter()
+                cpu = time.process_time()
+                answer = {"tricks": solver.solve(pos)}
+                ms = 1000 * (time.perf_counter() - start)
+                cpu_ms = 1000 * (time.process_time() - cpu)
+                print(
+                    f"line {number}: {ms:.1f} ms ({cpu_ms:.1f} ms CPU), {solver.nodes} nodes, "
+                    f"{pos.hands[pos.leader].bit_count()} cards a hand",
+                    file=err,
+                )
+        if "error" in answer:
+            status = 1
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+    return status
+
+
+def cmd_solve_bench(args: argparse.Namespace) -> int:
+    """Solver time per position by cards left, positions taken from bot-played deals."""
+    import statistics
+
+    from batak.solver import Position, Solver
+
+    names = [n.strip() for n in args.presets.split(",") if n.strip()]
+    for name in names:
+        if name not in PRESET_NAMES:
+            print(f"error: --presets: {name!r} is not a preset", file=sys.stderr)
+            return 2
+    if args.deals < 1:
+        print("error: --deals must be at least 1", file=sys.stderr)
+        return 2
+    times: dict[int, list[float]] = {}
+    nodes: dict[int, list[int]] = {}
+    print(
+        f"double-dummy solver: {args.deals} deal(s) each of {', '.join(names)}; every trick "
+        "start of the deals as played by 'easy' bots; a fresh solver per position; "
+        "times are this process's CPU time (one core), so a busy machine does not inflate them"
+    )
+    for p, name in enumerate(names):
+        rules = preset(name)
+        for record in selfplay_records(rules, args.deals, args.seed * 1000 + p, ["easy"] * 4):
+            deal = _replay_record(record)
+            contract = deal.contract
+            assert contract is not None and contract.trump is not None
+            replay = Deal(rules, list(deal.initial_hands), deal.dealer)
+            for action in _actions_of(deal):
+                if replay.phase is Phase.PLAY and not replay.trick:
+                    h = replay.hands
+                    pos = Position(
+                        rules,
+                        (h[0], h[1], h[2], h[3]),
+                        contract.trump,
+                        replay.to_act,
+                        contract.seat,
+                        replay.trump_broken,
+                    )
+                    solver = Solver(rules, contract.trump, contract.seat)
+                    start = time.process_time()
+                    wall = time.perf_counter()
+                    solver.solve(pos)
+                    left = h[0].bit_count()
+                    times.setdefault(left, []).append(1000 * (time.process_time() - start))
+                    nodes.setdefault(left, []).append(solver.nodes)
+                    if left == 13:
+                        print(
+                            f"  {name} full deal: {times[13][-1]:.0f} ms CPU, "
+                            f"{1000 * (time.perf_counter() - wall):.0f} ms wall, "
+                            f"{solver.nodes} nodes",
+                            file=sys.stderr,
+                        )
+                replay.apply(action)
+    print(
+        f"{'cards':>5} {'positions':>9} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9} {'p50 nodes':>10}"
+    )
+    for left in sorted(times, reverse=True):
+        ts = times[left]
+        print(
+            f"{left:>5} {len(ts):>9} {statistics.median(ts):>9.1f} {_pct(ts, 0.95):>9.1f} "
+            f"{max(ts):>9.1f} {statistics.median(nodes[left]):>10.0f}"
+        )
+    return 0
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def _replay_record(record: dict[str, object]) -> Deal:
+    from batak.records import deal_from_record
+
+    return deal_from_record(record)
+
+
+def _actions_of(deal: Deal) -> list[Action]:
+    """The deal's actions in order: calls, the trump choice when there was one, cards."""
+    actions: list[Action] = [PASS if bid is None else Bid(bid) for _, bid in deal.calls]
+    contract = deal.contract
+    assert contract is not None and contract.trump is not None
+    if deal.rules.fixed_trump is None:
+        actions.append(ChooseTrump(contract.trump))
+    actions.extend(Play(c) for t in deal.tricks for c in t.cards)
+    return actions

@@ -19,7 +19,6 @@ from enum import Enum
 from typing import Any, Final, NamedTuple
 
 from batak.cards import (
-    ABOVE,
     SUIT_MASKS,
     SUITS,
     Card,
@@ -31,8 +30,20 @@ from batak.cards import (
     mask_of,
     parse_card,
 )
-from batak.rules import Rules
+from batak.play import (
+    breaking_cards,
+    broken_at_start,
+    lead_code,
+    legal_cards,
+    trick_winner,
+    winning_card,
+)
+from batak.rules import Rules, show_value
+from batak.scoring import score_deal
 from batak.seeds import deal_hands
+
+RECORD_FORMAT: Final = "batak-deal/1"
+"""The ``format`` of the game records :meth:`Deal.to_record` writes."""
 
 
 class Phase(Enum):
@@ -53,11 +64,26 @@ class IllegalAction(ValueError):
 # --- actions ---------------------------------------------------------------
 
 
+def _check_int(value: object, low: int, high: int, what: str) -> None:
+    if type(value) is not int or not low <= value <= high:
+        raise IllegalAction(f"{what} must be an integer {low}..{high}, not {show_value(value)}")
+
+
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """Bid to take ``tricks`` tricks."""
+    """Bid to take ``tricks`` tricks (an integer 1..13; anything else raises
+    :class:`IllegalAction`, ``True`` included).
+
+    >>> Bid(True)
+    Traceback (most recent call last):
+    ...
+    batak.deal.IllegalAction: a bid must be an integer 1..13, not True
+    """
 
     tricks: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.tricks, 1, 13, "a bid")
 
     def __str__(self) -> str:
         return f"bid {self.tricks}"
@@ -77,15 +103,29 @@ class ChooseTrump:
 
     suit: Suit
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.suit, Suit):
+            suit = show_value(self.suit)
+            raise IllegalAction(f"the trump must be a suit S, H, D or C, not {suit}")
+
     def __str__(self) -> str:
         return f"trump {self.suit.letter}"
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play a card to the trick."""
+    """Play a card to the trick (a card is an integer 0..51; see :mod:`batak.cards`).
+
+    >>> Play(52)
+    Traceback (most recent call last):
+    ...
+    batak.deal.IllegalAction: a card must be an integer 0..51, not 52
+    """
 
     card: Card
+
+    def __post_init__(self) -> None:
+        _check_int(self.card, 0, 51, "a card")
 
     def __str__(self) -> str:
         return f"play {card_code(self.card)}"
@@ -203,13 +243,14 @@ class Deal:
     """One deal of Batak. Seats 0..3 are in playing order."""
 
     __slots__ = (
-        "_breaks_on_any",
+        "_breaking",
         "_high_seat",
+        "_led",
         "_led_high",
         "_legal",
+        "_overtake",
         "_trump_high",
         "_trump_mask",
-        "_win_seat",
         "calls",
         "contract",
         "dealer",
@@ -260,13 +301,14 @@ class Deal:
         self.trump: Suit | None = None
         self._trump_mask = 0
         self.trump_broken = False
-        self._breaks_on_any = False
+        self._breaking: tuple[CardMask, ...] = ()
+        self._overtake = rules.overtake_when_trumped
         self.trick_leader = -1
         self.trick: list[Card] = []
         self.trick_legal: list[CardMask] = []
+        self._led = -1
         self._led_high = -1
         self._trump_high = -1
-        self._win_seat = -1
         self.tricks: list[Trick] = []
         self.tricks_won = [0, 0, 0, 0]
         self.played = 0
@@ -371,35 +413,15 @@ class Deal:
             return self._legal
         if self.phase is not _PLAY:
             return 0
-        hand = self.hands[self.to_act]
-        trick = self.trick
-        if not trick:
-            legal = hand
-            if not self.trump_broken:
-                other = hand & ~self._trump_mask
-                if other:
-                    legal = other
-        else:
-            follow = hand & SUIT_MASKS[trick[0] // 13]
-            if follow:
-                if (
-                    self._trump_high >= 0
-                    and not self.rules.overtake_when_trumped
-                    and not (self._trump_mask >> trick[0]) & 1
-                ):
-                    legal = follow
-                else:
-                    higher = follow & ABOVE[self._led_high]
-                    legal = higher or follow
-            else:
-                trumps = hand & self._trump_mask
-                if trumps:
-                    if self._trump_high >= 0:
-                        legal = (trumps & ABOVE[self._trump_high]) or trumps
-                    else:
-                        legal = trumps
-                else:
-                    legal = hand
+        legal = legal_cards(
+            self.hands[self.to_act],
+            self._led,
+            self._led_high,
+            self._trump_high,
+            self._trump_mask,
+            self.trump_broken,
+            self._overtake,
+        )
         self._legal = legal
         return legal
 
@@ -509,8 +531,10 @@ class Deal:
         Raises :class:`IllegalAction` and changes nothing when the action is
         not allowed.
         """
-        if seat is not None and seat != self.to_act and self.phase is not Phase.DONE:
-            raise IllegalAction(f"it is not your turn: seat {self.to_act} is to act")
+        if seat is not None:
+            _check_int(seat, 0, 3, "a seat")
+            if seat != self.to_act and self.phase is not Phase.DONE:
+                raise IllegalAction(f"it is not your turn: seat {self.to_act} is to act")
         if type(action) is Play:
             self.play_card(action.card)
         elif type(action) is Bid or type(action) is Pass:
@@ -522,8 +546,10 @@ class Deal:
 
     def play_card(self, card: Card) -> None:
         """Play ``card`` for the seat to act (the fast path of :meth:`apply`)."""
+        if type(card) is not int or not 0 <= card < 52:
+            raise IllegalAction(f"a card must be an integer 0..51, not {show_value(card)}")
         if self.phase is not _PLAY or not (self.legal_card_mask() >> card) & 1:
-            raise IllegalAction(self.explain_illegal(PLAYS[card] if 0 <= card < 52 else Play(card)))
+            raise IllegalAction(self.explain_illegal(PLAYS[card]))
         seat = self.to_act
         bit = 1 << card
         self.hands[seat] ^= bit
@@ -531,45 +557,41 @@ class Deal:
         trick = self.trick
         self.trick_legal.append(self._legal)
         self._legal = -1
-        is_trump = (self._trump_mask >> card) & 1
-        if not trick:
+        tmask = self._trump_mask
+        led = self._led
+        if not self.trump_broken and self._breaking[led + 1] >> card & 1:
+            self.trump_broken = True
+        # The trick summary of batak.play.add_card, written out: this is the hot path.
+        if led < 0:
             self.trick_leader = seat
-            self._led_high = card
-            self._win_seat = seat
-            if is_trump:
+            self._led = self._led_high = card
+            if tmask >> card & 1:
                 self._trump_high = card
-                if self._breaks_on_any:
-                    self.trump_broken = True
-        elif is_trump:
-            if card > self._trump_high:
+        else:
+            if card // 13 == led // 13 and card > self._led_high:
+                self._led_high = card
+            if tmask >> card & 1 and card > self._trump_high:
                 self._trump_high = card
-                self._win_seat = seat
-            if card // 13 == trick[0] // 13:
-                self._led_high = max(self._led_high, card)
-            if not self.trump_broken and (
-                self._breaks_on_any or not (self._trump_mask >> trick[0]) & 1
-            ):
-                self.trump_broken = True
-        elif card // 13 == trick[0] // 13 and card > self._led_high:
-            self._led_high = card
-            if self._trump_high < 0:
-                self._win_seat = seat
         trick.append(card)
         if len(trick) < 4:
             self.to_act = (seat + 1) % 4
             return
-        winner = self._win_seat
+        winner = (
+            self.trick_leader + trick.index(winning_card(self._led_high, self._trump_high))
+        ) % 4
         self.tricks.append(Trick(self.trick_leader, tuple(trick), winner, tuple(self.trick_legal)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.trick_legal = []
-        self._trump_high = -1
+        self._led = -1
         self._led_high = -1
+        self._trump_high = -1
         self.to_act = winner
         self.trick_leader = winner
         if not (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]):
             self.phase = Phase.DONE
-            self.scores = score_deal(self.rules, self.contract, self.tricks_won)  # type: ignore[arg-type]
+            assert self.contract is not None
+            self.scores = score_deal(self.rules, self.contract, self.tricks_won)
 
     def _call(self, action: Bid | Pass) -> None:
         if self.phase is not Phase.AUCTION:
@@ -583,7 +605,7 @@ class Deal:
         else:
             assert isinstance(action, Bid)
             n = action.tricks
-            if not isinstance(n, int) or n < max(self.rules.min_bid, self.high_bid + 1) or n > 13:
+            if type(n) is not int or n < max(self.rules.min_bid, self.high_bid + 1) or n > 13:
                 raise IllegalAction(self.explain_illegal(action))
             self.calls.append((seat, n))
             self.high_bid = n
@@ -628,8 +650,9 @@ class Deal:
     def _start_play(self, trump: Suit) -> None:
         self.trump = trump
         self._trump_mask = SUIT_MASKS[trump]
-        self.trump_broken = self.rules.trump_lead == "free"
-        self._breaks_on_any = self.rules.trump_lead == "after-trump-played"
+        lead_rule = lead_code(self.rules.trump_lead)
+        self._breaking = breaking_cards(lead_rule, trump)
+        self.trump_broken = broken_at_start(lead_rule)
         self.phase = Phase.PLAY
         self.trick_leader = self.to_act
         self._legal = -1
@@ -637,10 +660,39 @@ class Deal:
     # --- export ----------------------------------------------------------------
 
     def to_record(self) -> dict[str, Any]:
-        """The ``batak-deal/1`` record of this finished deal."""
-        from batak.records import deal_to_record
-
-        return deal_to_record(self)
+        """The ``batak-deal/1`` record of this finished deal (see :mod:`batak.records`)."""
+        if self.phase is not Phase.DONE or self.contract is None or self.scores is None:
+            raise ValueError("only a finished deal has a record")
+        contract = self.contract
+        assert contract.trump is not None
+        record: dict[str, Any] = {"format": RECORD_FORMAT, "rules": self.rules.deal_dict()}
+        if self.seed is not None:
+            record["seed"] = self.seed
+        record.update(
+            {
+                "dealer": self.dealer,
+                "hands": [_codes(h) for h in self.initial_hands],
+                "auction": [{"seat": seat, "bid": bid} for seat, bid in self.calls],
+                "contract": {
+                    "seat": contract.seat,
+                    "bid": contract.bid,
+                    "forced": contract.forced,
+                    "trump": contract.trump.letter,
+                },
+                "tricks": [
+                    {
+                        "leader": t.leader,
+                        "cards": [card_code(c) for c in t.cards],
+                        "winner": t.winner,
+                        "legal": [_codes(m) for m in t.legal],
+                    }
+                    for t in self.tricks
+                ],
+                "tricks_won": list(self.tricks_won),
+                "score": list(self.scores),
+            }
+        )
+        return record
 
     def copy(self) -> Deal:
         """An independent copy (for search and simulations)."""
@@ -670,41 +722,12 @@ def _full_placeholder() -> tuple[CardMask, CardMask, CardMask, CardMask]:
     return tuple(((1 << 13) - 1) << (13 * s) for s in range(4))  # type: ignore[return-value]
 
 
-def trick_winner(leader: int, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> int:
-    """The seat winning a (possibly incomplete) trick so far."""
-    best = 0
-    for i in range(1, len(cards)):
-        c, b = cards[i], cards[best]
-        if c // 13 == b // 13:
-            if c > b:
-                best = i
-        elif trump is not None and c // 13 == trump:
-            best = i
-    return (leader + best) % 4
+def _codes(mask: CardMask) -> list[str]:
+    return [card_code(c) for c in cards_of(mask)]
 
 
 def _singular(suit: Suit) -> str:
     return suit.english[:-1].lower()
-
-
-def score_deal(rules: Rules, contract: Contract, tricks_won: list[int]) -> list[int]:
-    """The score of each seat for a finished deal, by ``rules.scoring``."""
-    holder, bid = contract.seat, contract.bid
-    if rules.partnership:
-        team_tricks = [tricks_won[s] + tricks_won[(s + 2) % 4] for s in range(4)]
-        return [
-            _seat_score(rules.scoring, team_tricks[s], s % 2 == holder % 2, bid) for s in range(4)
-        ]
-    return [_seat_score(rules.scoring, tricks_won[s], s == holder, bid) for s in range(4)]
-
-
-def _seat_score(scoring: str, tricks: int, is_holder: bool, bid: int) -> int:
-    if scoring == "tens":
-        target = bid if is_holder else 1
-        return 10 * target + (tricks - target) if tricks >= target else -10 * target
-    if is_holder:
-        return tricks if tricks >= bid else -bid
-    return tricks
 
 
 __all__ = [

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from batak import scoring
 from batak.deal import Action, Deal, IllegalAction, Observation, Phase
 from batak.rules import Rules
 from batak.seeds import deal_seed
@@ -82,8 +83,7 @@ class Match:
 
     def leaders(self) -> list[int]:
         """The seats with the highest total now."""
-        top = max(self.totals)
-        return [s for s in range(4) if self.totals[s] == top]
+        return scoring.winners(self.totals)
 
     @property
     def winners(self) -> list[int]:
@@ -91,8 +91,9 @@ class Match:
         return self.leaders() if self.is_over else []
 
     def placements(self) -> list[int]:
-        """Each seat's place, 1 = best; equal totals share a place."""
-        return [1 + sum(1 for t in self.totals if t > self.totals[s]) for s in range(4)]
+        """Each seat's place, 1 = best, by :func:`batak.scoring.placements`: equal
+        totals share a place; partners share theirs (1st and 1st, 3rd and 3rd)."""
+        return scoring.placements(self.totals, self.rules.partnership)
 
     # --- actions -------------------------------------------------------------
 

@@ -18,15 +18,17 @@ from batak.deal import (
     BIDS,
     PASS,
     PLAYS,
+    RECORD_FORMAT,
     TRUMPS,
     Action,
     Deal,
     IllegalAction,
     Phase,
 )
-from batak.rules import Rules, RulesError
+from batak.rules import PRESETS, Rules, RulesError, show_value
+from batak.seeds import deal_hands
 
-FORMAT: Final = "batak-deal/1"
+FORMAT: Final = RECORD_FORMAT
 _TOP_KEYS: Final = {
     "format",
     "rules",
@@ -68,39 +70,8 @@ def _codes(mask: CardMask) -> list[str]:
 
 
 def deal_to_record(deal: Deal) -> dict[str, Any]:
-    """The record of a finished deal."""
-    if deal.phase is not Phase.DONE or deal.contract is None or deal.scores is None:
-        raise ValueError("only a finished deal has a record")
-    contract = deal.contract
-    assert contract.trump is not None
-    record: dict[str, Any] = {"format": FORMAT, "rules": deal.rules.deal_dict()}
-    if deal.seed is not None:
-        record["seed"] = deal.seed
-    record.update(
-        {
-            "dealer": deal.dealer,
-            "hands": [_codes(h) for h in deal.initial_hands],
-            "auction": [{"seat": seat, "bid": bid} for seat, bid in deal.calls],
-            "contract": {
-                "seat": contract.seat,
-                "bid": contract.bid,
-                "forced": contract.forced,
-                "trump": contract.trump.letter,
-            },
-            "tricks": [
-                {
-                    "leader": t.leader,
-                    "cards": [card_code(c) for c in t.cards],
-                    "winner": t.winner,
-                    "legal": [_codes(m) for m in t.legal],
-                }
-                for t in deal.tricks
-            ],
-            "tricks_won": list(deal.tricks_won),
-            "score": list(deal.scores),
-        }
-    )
-    return record
+    """The record of a finished deal (the same as :meth:`Deal.to_record`)."""
+    return deal.to_record()
 
 
 def dumps(records: list[dict[str, Any]]) -> str:
@@ -109,15 +80,27 @@ def dumps(records: list[dict[str, Any]]) -> str:
 
 
 def loads(text: str) -> list[Deal]:
-    """Read JSON Lines text; every record is checked. Errors name the line."""
+    """Read JSON Lines text; every record is checked. Errors name the line.
+
+    Lines end at ``"\n"`` only (a ``"\r"`` before it is dropped), so any text in
+    a string field, U+2028 included, reads back as :func:`dumps` wrote it.
+    Anything wrong raises :class:`RecordError`, never another exception.
+    """
+    if not isinstance(text, str):
+        raise RecordError("text", f"expected JSON Lines text, got {type(text).__name__}")
     deals = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise RecordError(f"line {number}", f"not JSON: {exc.msg}") from None
+        except RecursionError:
+            raise RecordError(f"line {number}", "not JSON: nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer with thousands of digits
+            raise RecordError(f"line {number}", f"not JSON: {exc}") from None
         try:
             deals.append(deal_from_record(data))
         except RecordError as exc:
@@ -130,7 +113,7 @@ def loads(text: str) -> list[Deal]:
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise RecordError(where, f"expected an integer {low}..{high}, got {value!r}")
+        raise RecordError(where, f"expected an integer {low}..{high}, got {show_value(value)}")
     return value
 
 
@@ -144,26 +127,48 @@ def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
 
 def _card(value: Any, where: str) -> int:
     if not isinstance(value, str) or len(value) != 2:
-        raise RecordError(where, f"not a card: {value!r}")
+        raise RecordError(where, f"not a card: {show_value(value)}")
     try:
         card = parse_card(value)
     except ValueError:
-        raise RecordError(where, f"not a card: {value!r}") from None
+        raise RecordError(where, f"not a card: {show_value(value)}") from None
     if card_code(card) != value:
-        raise RecordError(where, f"not a card in record notation: {value!r}")
+        raise RecordError(where, f"not a card in record notation: {show_value(value)}")
     return card
 
 
 def _read_rules(value: Any) -> Rules:
+    """The record's ``rules``: every deal option, except the ones ``rules.md`` marks
+    "–" for this table, which a writer may leave out: ``forced_bid`` under
+    ``dealer-must-bid`` and ``fixed_trump`` when the preset fixes no trump."""
     if not isinstance(value, dict):
         raise RecordError("rules", "expected an object")
+    values = dict(value)
     for key in _RULE_KEYS:
-        if key not in value:
+        if key in values:
+            continue
+        if (key == "forced_bid" and values.get("all_pass") == "dealer-must-bid") or (
+            key == "fixed_trump" and _preset_fixes_no_trump(values.get("preset"))
+        ):
+            values[key] = None
+        else:
             raise RecordError(f"rules.{key}", "missing")
+    for key in sorted(k for k in values if k not in _RULE_KEYS):
+        raise RecordError(f"rules.{key}", "not an option of a deal")
     try:
-        return Rules.from_dict(value)
+        return Rules.from_dict(values)
     except RulesError as exc:
-        raise RecordError("rules", str(exc)) from None
+        option, _, problem = str(exc).partition(": ")  # messages start with the option
+        raise RecordError(f"rules.{option}", problem) from None
+
+
+def _preset_fixes_no_trump(name: object) -> bool:
+    return isinstance(name, str) and name in PRESETS and PRESETS[name].fixed_trump is None
+
+
+def _ints(value: Any, where: str, length: int, low: int, high: int) -> list[int]:
+    items = _list(value, where, length)
+    return [_int(item, f"{where}[{i}]", low, high) for i, item in enumerate(items)]
 
 
 def deal_from_record(record: Any) -> Deal:
@@ -178,7 +183,7 @@ def deal_from_record(record: Any) -> Deal:
     for key in sorted(set(record) - _TOP_KEYS):
         raise RecordError(key, "unknown field")
     if record["format"] != FORMAT:
-        raise RecordError("format", f"expected {FORMAT!r}, got {record['format']!r}")
+        raise RecordError("format", f"expected {FORMAT!r}, got {show_value(record['format'])}")
     rules = _read_rules(record["rules"])
     seed = record.get("seed")
     if seed is not None:
@@ -197,6 +202,8 @@ def deal_from_record(record: Any) -> Deal:
             seen |= 1 << card
             mask |= 1 << card
         hands.append(mask)
+    if seed is not None and list(deal_hands(seed)) != hands:
+        raise RecordError("seed", f"{seed} does not deal these hands")
     deal = Deal(rules, hands, dealer, seed)
 
     for i, call in enumerate(_list(record["auction"], "auction")):
@@ -222,15 +229,15 @@ def deal_from_record(record: Any) -> Deal:
         raise RecordError("contract", "expected an object with seat, bid, forced and trump")
     assert deal.contract is not None
     expected = deal.contract
-    if contract["seat"] != expected.seat:
+    if _int(contract["seat"], "contract.seat", 0, 3) != expected.seat:
         raise RecordError("contract.seat", f"the auction gives seat {expected.seat}")
-    if contract["bid"] != expected.bid:
+    if _int(contract["bid"], "contract.bid", 1, 13) != expected.bid:
         raise RecordError("contract.bid", f"the auction gives {expected.bid}")
     if contract["forced"] is not expected.forced:
         raise RecordError("contract.forced", f"the auction gives {str(expected.forced).lower()}")
     trump_text = contract["trump"]
-    if trump_text not in ("S", "H", "D", "C"):
-        raise RecordError("contract.trump", f"not a suit: {trump_text!r}")
+    if not isinstance(trump_text, str) or trump_text not in ("S", "H", "D", "C"):
+        raise RecordError("contract.trump", f"not a suit: {show_value(trump_text)}")
     if deal.phase is Phase.TRUMP:
         deal.apply(TRUMPS["SHDC".index(trump_text)])
     elif deal.trump is None or deal.trump.letter != trump_text:
@@ -267,8 +274,12 @@ def deal_from_record(record: Any) -> Deal:
         if winner != deal.tricks[-1].winner:
             raise RecordError(f"{where}.winner", f"seat {deal.tricks[-1].winner} won the trick")
 
-    for key, actual in (("tricks_won", deal.tricks_won), ("score", deal.scores)):
-        given = _list(record[key], key, 4)
+    assert deal.scores is not None
+    for key, actual, low, high in (
+        ("tricks_won", deal.tricks_won, 0, 13),
+        ("score", deal.scores, -130, 130),
+    ):
+        given = _ints(record[key], key, 4, low, high)
         if given != actual:
             raise RecordError(key, f"expected {actual}, got {given}")
     return deal

@@ -2,21 +2,47 @@
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from batak.cards import Suit
+
+PresetName = Literal["standard", "classic", "esli", "koz-maca", "kanli"]
+"""The names of the five presets of ``rules.md``."""
+AllPass = Literal["dealer-forced", "dealer-must-bid"]
+"""What happens when everyone passes (``all_pass``)."""
+Scoring = Literal["tens", "tricks"]
+"""How a deal is scored (``scoring``)."""
+TrumpLead = Literal["after-trump-played", "after-ruff", "free"]
+"""When trump may be led (``trump_lead``)."""
+TieBreak = Literal["extra-deal", "share"]
+"""What a tie for first place after the last deal leads to (``tie_break``)."""
+
+
+_SHOW: Final = reprlib.Repr()
+_SHOW.maxlevel = 2
+_SHOW.maxstring = _SHOW.maxother = _SHOW.maxlong = 40
+
+
+def show_value(value: object) -> str:
+    """A short ``repr`` of a bad input for an error message: cut to a few dozen
+    characters, safe for deep nesting and huge numbers."""
+    try:
+        return _SHOW.repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__}>"
 
 
 class RulesError(ValueError):
     """An option has a value the rules do not know; the message names the option."""
 
 
-ALL_PASS_VALUES: Final = ("dealer-forced", "dealer-must-bid")
-SCORING_VALUES: Final = ("tens", "tricks")
-TRUMP_LEAD_VALUES: Final = ("after-trump-played", "after-ruff", "free")
-TIE_BREAK_VALUES: Final = ("extra-deal", "share")
-PRESET_NAMES: Final = ("standard", "classic", "esli", "koz-maca", "kanli")
+ALL_PASS_VALUES: Final[tuple[AllPass, ...]] = get_args(AllPass)
+SCORING_VALUES: Final[tuple[Scoring, ...]] = get_args(Scoring)
+TRUMP_LEAD_VALUES: Final[tuple[TrumpLead, ...]] = get_args(TrumpLead)
+TIE_BREAK_VALUES: Final[tuple[TieBreak, ...]] = get_args(TieBreak)
+PRESET_NAMES: Final[tuple[PresetName, ...]] = get_args(PresetName)
 MAX_DEALS: Final = 20
 
 
@@ -27,26 +53,28 @@ class Rules:
     Field names and values are those of ``rules.md`` and the game record.
     """
 
-    preset: str = "standard"
+    preset: PresetName = "standard"
     min_bid: int = 5
     forced_bid: int | None = 4
-    all_pass: str = "dealer-forced"
-    scoring: str = "tens"
-    trump_lead: str = "after-trump-played"
+    all_pass: AllPass = "dealer-forced"
+    scoring: Scoring = "tens"
+    trump_lead: TrumpLead = "after-trump-played"
     overtake_when_trumped: bool = False
     partnership: bool = False
     fixed_trump: Suit | None = None
     blind_bidding: bool = False
     deals: int = 8
-    tie_break: str = "extra-deal"
+    tie_break: TieBreak = "extra-deal"
 
     def __post_init__(self) -> None:
         def check(ok: bool, option: str, expected: str) -> None:
             if not ok:
                 value = getattr(self, option)
-                raise RulesError(f"{option}: {value!r} is not allowed; expected {expected}")
+                raise RulesError(
+                    f"{option}: {show_value(value)} is not allowed; expected {expected}"
+                )
 
-        check(isinstance(self.preset, str) and bool(self.preset), "preset", "a name")
+        check(self.preset in PRESET_NAMES, "preset", ", ".join(PRESET_NAMES))
         check(_is_int(self.min_bid) and 1 <= self.min_bid <= 13, "min_bid", "an integer 1..13")
         check(self.all_pass in ALL_PASS_VALUES, "all_pass", " or ".join(ALL_PASS_VALUES))
         if self.all_pass == "dealer-forced":
@@ -90,7 +118,7 @@ class Rules:
         """
         if name not in PRESETS:
             expected = ", ".join(PRESET_NAMES)
-            raise RulesError(f"preset: {name!r} is not a preset; expected {expected}")
+            raise RulesError(f"preset: {show_value(name)} is not a preset; expected {expected}")
         unknown = set(overrides) - {f.name for f in fields(cls)}
         if unknown:
             raise RulesError(f"{sorted(unknown)[0]}: no such option")
@@ -127,7 +155,8 @@ class Rules:
         """The inverse of :meth:`to_dict` (also reads a record's ``rules``).
 
         Options missing from ``data`` take the value of the named preset (or
-        of ``standard``); unknown keys and bad values raise :class:`RulesError`.
+        of ``standard``); an unknown preset name, unknown keys and bad values
+        raise :class:`RulesError`.
         """
         if not isinstance(data, dict):
             raise RulesError("rules: expected an object")
@@ -137,9 +166,10 @@ class Rules:
             raise RulesError(f"{sorted(unknown)[0]}: no such option")
         values = dict(data)
         preset = values.get("preset", "standard")
-        base = PRESETS.get(preset, PRESETS["standard"]) if isinstance(preset, str) else None
+        base = PRESETS.get(preset) if isinstance(preset, str) else None
         if base is None:
-            raise RulesError(f"preset: {preset!r} is not allowed; expected a name")
+            expected = ", ".join(PRESET_NAMES)
+            raise RulesError(f"preset: {show_value(preset)} is not a preset; expected {expected}")
         if "fixed_trump" in values and values["fixed_trump"] is not None:
             values["fixed_trump"] = _parse_suit_option(values["fixed_trump"])
         return replace(base, **values)
@@ -170,7 +200,9 @@ def _parse_suit_option(value: object) -> Suit:
         return value
     if isinstance(value, str) and value in ("S", "H", "D", "C"):
         return Suit[value]
-    raise RulesError(f"fixed_trump: {value!r} is not allowed; expected null or S, H, D, C")
+    raise RulesError(
+        f"fixed_trump: {show_value(value)} is not allowed; expected null or S, H, D, C"
+    )
 
 
 PRESETS: Final[dict[str, Rules]] = {

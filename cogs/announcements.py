@@ -34,7 +34,7 @@ from .live import LiveHands
 from .pacing import EditPacer
 from .pictures import files_of
 from .replies import NO_PINGS
-from .service import Table, TableService
+from .service import Actor, CloseReason, Table, TableService
 from .text.summaries import deal_summary_text, match_result_text, public_summary
 from .text.words import action_text, clip, deadline_text, seat_names, table_language
 
@@ -173,7 +173,7 @@ class Announcer:
         old = self._graces.pop(table.id, None)
         if old is not None:
             old.cancel()
-        mode = str(table.settings.get("notify", {}).get(str(user_id), "needed"))
+        mode = table.settings.notify.get(str(user_id), "needed")
         if streak[1] or mode == "never":
             return
         visible = self.live is not None and self.live.visible(table.id, user_id)
@@ -186,7 +186,7 @@ class Announcer:
                 lambda: self._spawn(self._turn_notice(table, seat, move)),
             )
 
-    async def action_applied(self, table: Table, seat: int, action: Action, actor: str) -> None:
+    async def action_applied(self, table: Table, seat: int, action: Action, actor: Actor) -> None:
         if table.is_daily:
             return
         if actor == "player":  # a time-out note stays until a person acts again
@@ -217,7 +217,7 @@ class Announcer:
         self._end(table)
         self._spawn(self._post_result(table, summary))
 
-    async def table_closed(self, table: Table, reason: str) -> None:
+    async def table_closed(self, table: Table, reason: CloseReason) -> None:
         if table.is_daily:
             return
         self.closed[table.id] = table

@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from batak import PRESET_NAMES
-from data import InvalidSettingError, Standing, Store, user_key
+from data import InvalidSettingError, user_key
 
 from . import pictures
 from .announcements import Announcer
@@ -28,14 +28,22 @@ from .hands import Hands
 from .i18n import ls, t
 from .pictures import files_of
 from .replies import Languages, fail, guild_of, is_admin, send
-from .service import ServiceError, Table, TableService
+from .service import ServiceError, Table
 from .service.tables import NOTIFY_MODES
 from .text.hints import hint_message
 from .text.rules import rules_text
+from .text.standings import (
+    board_text,
+    daily_board_text,
+    history_text,
+    named_standings,
+    settings_text,
+    stats_text,
+)
 from .text.words import display_name, table_language
 
 if TYPE_CHECKING:
-    from .config import BotConfig
+    from bot import BatakBot
 
 log = logging.getLogger(__name__)
 
@@ -61,20 +69,17 @@ class BatakCog(
 ):
     """Play İhaleli Batak."""
 
-    def __init__(
-        self, bot: commands.Bot, store: Store, service: TableService, config: BotConfig
-    ) -> None:
+    def __init__(self, bot: BatakBot) -> None:
         super().__init__()
         self.bot = bot
-        self.store = store
-        self.service = service
-        self.config = config
-        self.languages = Languages(store)
-        self.announcer = Announcer(bot, store, service, config)
+        self.store = bot.store
+        self.service = bot.service
+        self.languages = Languages(bot.store)
+        self.announcer = Announcer(bot, bot.store, bot.service, bot.config)
         self.hands = Hands(
-            store, service, self.languages, self.announcer, config.hand_edit_interval
+            bot.store, bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
         )
-        service.listener = self.announcer
+        bot.service.listener = self.announcer
 
     async def cog_unload(self) -> None:
         await self.announcer.close()
@@ -328,47 +333,19 @@ class BatakCog(
                 await send(interaction, t("leaderboard.daily_empty", lang), ephemeral=False)
                 return
             names = await self._names(interaction, [r.user_id for r in daily])
-            lines = [t("leaderboard.daily_title", lang)]
-            for r in daily:
-                lines.append(
-                    t(
-                        "leaderboard.daily_line",
-                        lang,
-                        rank=r.rank,
-                        name=names[r.user_id],
-                        score=r.score,
-                    )
-                )
-            await send(interaction, "\n".join(lines), ephemeral=False)
+            await send(interaction, daily_board_text(daily, names, lang), ephemeral=False)
             return
         rows = await self.store.leaderboard(guild_id, by=by, period=period, limit=10)
         if not rows:
             await send(interaction, t("leaderboard.empty", lang), ephemeral=False)
             return
         names = await self._names(interaction, [s.user_id for s in rows if s.user_id is not None])
-        named: list[tuple[Standing, str]] = []
-        for s in rows:
-            if s.user_id is not None:
-                named.append((s, names[s.user_id]))
-            else:
-                named.append((s, t("seat.bot_level", lang, level=t(f"level.{s.bot_level}", lang))))
+        named = named_standings(rows, names, lang)
         title = t(f"leaderboard.title_{by}", lang)
         subtitle = t(f"period.{period}", lang)
-        lines = [f"{title} · {subtitle}"]
-        for s, name in named:
-            lines.append(
-                t(
-                    "leaderboard.line",
-                    lang,
-                    rank=s.rank,
-                    name=name,
-                    rating=f"{s.rating:.1f}",
-                    wins=s.wins,
-                    matches=s.matches,
-                )
-            )
+        text = board_text(named, title, subtitle, lang)
         pic = await pictures.draw(pictures.leaderboard_picture(named, title, subtitle, lang))
-        await send(interaction, "\n".join(lines), ephemeral=False, files=files_of(pic))
+        await send(interaction, text, ephemeral=False, files=files_of(pic))
 
     async def _names(
         self, interaction: discord.Interaction[Any], user_ids: list[int]
@@ -405,27 +382,8 @@ class BatakCog(
         if overall is None:
             await send(interaction, t("stats.none", lang, name=display_name(who)), ephemeral=False)
             return
-        lines = [t("stats.title", lang, name=display_name(who))]
-        for label, s in ((t("period.all", lang), overall), (t("period.month", lang), month)):
-            if s is None:
-                continue
-            lines.append(
-                t(
-                    "stats.line",
-                    lang,
-                    period=label,
-                    rank=s.rank,
-                    rating=f"{s.rating:.1f}",
-                    matches=s.matches,
-                    wins=s.wins,
-                    win_rate=f"{100 * s.win_rate:.0f}",
-                    avg=f"{s.average_deal_score:.1f}",
-                    taken=s.contracts_taken,
-                    made=s.contracts_made,
-                    down=s.went_down,
-                )
-            )
-        await send(interaction, "\n".join(lines), ephemeral=False)
+        text = stats_text(display_name(who), overall, month, lang)
+        await send(interaction, text, ephemeral=False)
 
     @app_commands.command(
         name="history", description=ls("Recent matches, with the deal records", "cmd.history")
@@ -443,25 +401,10 @@ class BatakCog(
         if not matches:
             await send(interaction, t("history.none", lang, name=display_name(who)))
             return
-        lines = [t("history.title", lang, name=display_name(who))]
-        for m in matches:
-            me = next((p for p in m.players if p.user_id == who.id), None)
-            lines.append(
-                t(
-                    "history.line",
-                    lang,
-                    id=m.id,
-                    date=m.finished_at[:10],
-                    preset=t(f"preset.{m.preset}", lang),
-                    deals=m.deals,
-                    place=me.placement if me else "?",
-                    total=me.total if me else "?",
-                )
-            )
+        text = history_text(display_name(who), who.id, matches, lang)
         jsonl = await self.store.match_records_jsonl([m.id for m in matches])
         files = [discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-{who.id}.jsonl")]
-        lines.append(t("history.file", lang))
-        await send(interaction, "\n".join(lines), files=files)
+        await send(interaction, text, files=files)
 
     @app_commands.command(
         name="daily",
@@ -589,28 +532,14 @@ class BatakCog(
             g = await self.store.get_guild_settings(guild_id)
         lang = await self.languages.of(interaction)
         mine = await self.service.notification_mode(interaction.user.id)
-        text = t(
-            "settings.show",
-            lang,
-            language=g.language,
-            preset=t(f"preset.{g.preset}", lang),
-            deals=g.deals if g.deals is not None else t("settings.preset_deals", lang),
-            pace=t(f"pace.{g.pace}", lang),
-            live=g.live_turn_timeout_s,
-            hours=f"{g.async_turn_timeout_s / 3600:g}",
-            computer=t(f"level.{g.bot_level}", lang),
-            threads=t("yes" if g.use_threads else "no", lang),
-        )
+        text = settings_text(g, lang)
         text += "\n" + t("settings.notify_show", lang, mode=t(f"notify.{mine}", lang))
         if changes:
             text = t("settings.saved", lang) + "\n" + text
         await send(interaction, "\n".join([*lines, text]))
 
 
-async def setup(bot: commands.Bot) -> None:
-    """discord.py extension entry point: ``bot.store``, ``bot.service``, ``bot.config``."""
-    store: Store = bot.store  # type: ignore[attr-defined]
-    service: TableService = bot.service  # type: ignore[attr-defined]
-    config: BotConfig = bot.config  # type: ignore[attr-defined]
+async def setup(bot: BatakBot) -> None:
+    """discord.py extension entry point."""
     bot.add_dynamic_items(HandButton, TableButton)
-    await bot.add_cog(BatakCog(bot, store, service, config))
+    await bot.add_cog(BatakCog(bot))

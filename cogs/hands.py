@@ -218,10 +218,10 @@ class Hands:
         match = table.match
         assert match is not None
         result = await self.store.daily_result(
-            table.game.guild_id, table.game.host_id, day=table.settings.get("day")
+            table.game.guild_id, table.game.host_id, day=table.settings.day
         )
         board = await self.store.daily_leaderboard(
-            table.game.guild_id, day=table.settings.get("day"), limit=50
+            table.game.guild_id, day=table.settings.day, limit=50
         )
         rank = next((r.rank for r in board if r.user_id == table.game.host_id), None)
         return t(

@@ -1,9 +1,8 @@
-"""The one translation layer: message catalogues, locale resolution, command translations.
+"""The Discord side of the translation layer: locale resolution and command translations.
 
-Catalogues are JSON files in ``locales/`` named by language (``en.json``,
-``tr.json``), each a flat object from message id to text with ``{name}``
-placeholders. To add a language, copy ``en.json`` to ``xx.json``, translate the
-values and add ``xx`` to the server languages in the store.
+The catalogues and the rendering of a message (plural forms, numbers) are in the
+:mod:`locales` package, which the pictures use too; this module keeps the
+names the cogs call (:func:`t`, :func:`resolve`, :func:`ls`...) over it.
 
 The reply language is the user's Discord locale when a catalogue exists for it,
 else the server's language setting, else English.
@@ -11,38 +10,40 @@ else the server's language setting, else English.
 
 from __future__ import annotations
 
-import json
 import logging
-import string
 from collections.abc import Mapping
-from functools import cache
-from pathlib import Path
-from typing import Any
 
 import discord
 from discord import app_commands
 
+import locales
+from locales import DEFAULT, LOCALES_DIR, Entry
+from locales import catalogues as _catalogues
+
 log = logging.getLogger(__name__)
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
-DEFAULT = "en"
+__all__ = [
+    "DEFAULT",
+    "LOCALES_DIR",
+    "CatalogueTranslator",
+    "catalogues",
+    "has",
+    "language_of",
+    "languages",
+    "ls",
+    "missing_keys",
+    "resolve",
+    "t",
+]
 
 
-@cache
-def catalogues() -> dict[str, dict[str, str]]:
+def catalogues() -> Mapping[str, Mapping[str, Entry]]:
     """Every catalogue in ``locales/``, by language code."""
-    out: dict[str, dict[str, str]] = {}
-    for path in sorted(LOCALES_DIR.glob("*.json")):
-        with path.open(encoding="utf-8") as f:
-            data = json.load(f)
-        out[path.stem] = {str(k): str(v) for k, v in data.items() if not k.startswith("_")}
-    if DEFAULT not in out:
-        raise RuntimeError(f"no English catalogue in {LOCALES_DIR}")
-    return out
+    return _catalogues()
 
 
 def languages() -> tuple[str, ...]:
-    return tuple(catalogues())
+    return locales.languages()
 
 
 def language_of(locale: str | discord.Locale | None) -> str | None:
@@ -62,31 +63,10 @@ def resolve(user_locale: str | discord.Locale | None, server_language: str | Non
     return language_of(user_locale) or language_of(server_language) or DEFAULT
 
 
-class _Params(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-_FORMATTER = string.Formatter()
-
-
-def t(key: str, locale: str | discord.Locale | None = None, /, **params: Any) -> str:
-    """The message ``key`` in ``locale`` (falling back to English, then to the key)."""
-    lang = language_of(locale) or DEFAULT
-    cats = catalogues()
-    text = cats.get(lang, {}).get(key)
-    if text is None:
-        text = cats[DEFAULT].get(key)
-        if text is None:
-            log.warning("missing message id %r", key)
-            return key
-    if not params:
-        return text
-    try:
-        return _FORMATTER.vformat(text, (), _Params(params))
-    except (ValueError, IndexError, KeyError):
-        log.warning("bad placeholders in %r (%s)", key, lang)
-        return text
+def t(key: str, locale: str | discord.Locale | None = None, /, **params: object) -> str:
+    """The message ``key`` in ``locale`` (falling back to English, then to the key), its
+    plural form and numbers chosen from ``params`` (see :mod:`locales`)."""
+    return locales.message(language_of(locale) or DEFAULT, key, **params)
 
 
 def has(key: str, locale: str | None = None) -> bool:
@@ -125,4 +105,5 @@ class CatalogueTranslator(app_commands.Translator):
         lang = language_of(locale)
         if lang is None or lang == DEFAULT:
             return None
-        return catalogues().get(lang, {}).get(str(key))
+        text = catalogues().get(lang, {}).get(str(key))
+        return text if isinstance(text, str) else None

@@ -4,6 +4,10 @@ The first request after a quiet period runs at once; requests that arrive while
 an edit is pending or too recent are merged into one trailing edit that shows
 the latest state. A table of four computer players thus edits its message at
 most every ``interval`` seconds, whatever the speed of play.
+
+Time comes from ``clock`` and waiting from ``sleep``; by default the running
+event loop's clock and :func:`asyncio.sleep` (which waits on that clock), so
+tests can hand in a fake clock and a sleep that only ends when they move it.
 """
 
 from __future__ import annotations
@@ -11,10 +15,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable, Hashable
 
 log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+"""The time now, in seconds (any origin; only differences matter)."""
+
+Sleep = Callable[[float], Awaitable[None]]
+"""Wait ``seconds`` on the same clock."""
 
 
 class EditPacer:
@@ -22,15 +31,22 @@ class EditPacer:
         self,
         interval: float,
         edit: Callable[[int], Awaitable[None]],
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | None = None,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.interval = interval
         self._edit = edit
         self._clock = clock
+        self._sleep = sleep
         self._last: dict[Hashable, float] = {}
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self.edits = 0
+
+    def _now(self) -> float:
+        if self._clock is not None:
+            return self._clock()
+        return asyncio.get_running_loop().time()
 
     def request(self, key: int) -> None:
         """Ask for the message of ``key`` to be redrawn soon."""
@@ -41,11 +57,11 @@ class EditPacer:
     async def _run(self, key: int) -> None:
         try:
             while key in self._dirty:
-                wait = self._last.get(key, float("-inf")) + self.interval - self._clock()
+                wait = self._last.get(key, float("-inf")) + self.interval - self._now()
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await self._sleep(wait)
                 self._dirty.discard(key)
-                self._last[key] = self._clock()
+                self._last[key] = self._now()
                 self.edits += 1
                 try:
                     await self._edit(key)

@@ -1,36 +1,50 @@
 """Durable storage for batak-bot: tables in progress, finished matches, per-server
-standings (openskill ratings), daily results and server settings, on SQLite.
+standings (openskill ratings), daily results, announcements and server settings, on
+SQLite.
 
-    store = await Store.open()          # $DATABASE_PATH or data/batak.sqlite3
-    game = await store.create_game(guild_id, channel_id, host_id, settings)
+    store = await Store.open()          # $DATABASE_PATH or DEFAULT_PATH (data/batak.sqlite3)
+    game = await store.create_game(guild_id, channel_id, host_id, settings, seats=seats)
     move = await store.append_action(game.id, game.move, "bid 5", seat=1, phase="auction",
                                      to_act=2)
+    summary = await store.record_match(guild_id, seats, records, rules=rules,
+                                       game_id=game.id, announcements=[Announcement("result")])
+    for a in await store.pending_announcements():    # post, then
+        await store.mark_announced(a.id)
+
+A damaged file raises ``DatabaseDamagedError`` at open (exit with ``EXIT_DATABASE_DAMAGED``).
 """
 
 from .base import KEEP
 from .maintenance import Housekeeping
 from .models import (
     BOT_LEVELS,
+    EXIT_DATABASE_DAMAGED,
     LANGUAGES,
     PACES,
     PRESETS,
     ActionEntry,
     AlreadyRecordedError,
+    Announcement,
     DailyAlreadyPlayedError,
     DailyResult,
+    DatabaseDamagedError,
     Game,
     GameClosedError,
     GameNotFoundError,
     GuildSettings,
+    HostHasOpenTableError,
     InvalidSettingError,
     MatchPlayer,
     MatchSummary,
     NotABatakDatabaseError,
+    PendingAnnouncement,
+    RematchExistsError,
     SchemaTooNewError,
     Seat,
     SeatError,
     StaleMoveError,
     Standing,
+    StoreBusyError,
     StoredMessage,
     StoreError,
     bot_key,
@@ -43,6 +57,7 @@ from .store import DEFAULT_PATH, Store, default_path
 __all__ = [
     "BOT_LEVELS",
     "DEFAULT_PATH",
+    "EXIT_DATABASE_DAMAGED",
     "KEEP",
     "LANGUAGES",
     "LATEST_VERSION",
@@ -50,23 +65,29 @@ __all__ = [
     "PRESETS",
     "ActionEntry",
     "AlreadyRecordedError",
+    "Announcement",
     "DailyAlreadyPlayedError",
     "DailyResult",
+    "DatabaseDamagedError",
     "Game",
     "GameClosedError",
     "GameNotFoundError",
     "GuildSettings",
+    "HostHasOpenTableError",
     "Housekeeping",
     "InvalidSettingError",
     "MatchPlayer",
     "MatchSummary",
     "NotABatakDatabaseError",
+    "PendingAnnouncement",
+    "RematchExistsError",
     "SchemaTooNewError",
     "Seat",
     "SeatError",
     "StaleMoveError",
     "Standing",
     "Store",
+    "StoreBusyError",
     "StoreError",
     "StoredMessage",
     "bot_key",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m data bench | info [PATH] | migrate [PATH]``."""
+"""Command line: ``python -m data bench | info [PATH] | migrate [PATH] | backup DEST [PATH]``."""
 
 from __future__ import annotations
 
@@ -8,38 +8,47 @@ from collections.abc import Sequence
 
 from dotenv import load_dotenv
 
-from .models import StoreError
+from .backup import backup_database
+from .models import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, StoreError
 from .schema import LATEST_VERSION
 from .store import Store, default_path
 
-USAGE = """usage: python -m data COMMAND
+USAGE = f"""usage: python -m data COMMAND
 
   bench [--matches N] [--actions N] [--dir D]
-                   commit latency, leaderboard time over N stored matches, size per match
-  info [PATH]      schema version and row counts of the database
-  migrate [PATH]   create the database or bring it to the current schema
+                     commit latency, leaderboard time over N stored matches, size per match
+  info [PATH]        schema version and row counts of the database
+  migrate [PATH]     create the database or bring it to the current schema
+  backup DEST [PATH] copy the database to the new file DEST (safe while the bot runs)
 
-PATH defaults to $DATABASE_PATH, else batak.sqlite3 in the data/ package folder
-(the same default as the bot)."""
+PATH defaults to $DATABASE_PATH (also read from .env), else batak.sqlite3 in the data/
+package folder: the same default as the bot. Exit status: 0 done, 1 error, 2 bad usage,
+{EXIT_DATABASE_DAMAGED} the database is damaged."""
+
+TABLES = (
+    "games",
+    "game_actions",
+    "matches",
+    "standings",
+    "daily_results",
+    "guild_settings",
+    "announcements",
+)
 
 
-async def _info(path: str | None, migrate_only: bool) -> None:
+async def _info(path: str, migrate_only: bool) -> None:
     store = await Store.open(path, housekeeping=None)
     try:
         print(f"{store.path}: schema version {store.schema_version} (code: {LATEST_VERSION})")
         if migrate_only:
             return
-        for table in (
-            "games",
-            "game_actions",
-            "matches",
-            "standings",
-            "daily_results",
-            "guild_settings",
-        ):
-            async with store._db.execute(f"SELECT count(*) FROM {table}") as cur:
-                row = await cur.fetchone()
-            print(f"  {table:<15} {row[0] if row else 0:>10,}")
+        for table in TABLES:
+            exists = await store._scalar(
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", (table,)
+            )
+            if exists:
+                n = await store._scalar(f"SELECT count(*) FROM {table}")
+                print(f"  {table:<15} {n:>10,}")
     finally:
         await store.close()
 
@@ -51,21 +60,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if args else 2
     cmd, rest = args[0], args[1:]
     load_dotenv()  # the bot's .env, so both open the same DATABASE_PATH
-    if cmd == "bench":
-        from .bench import main as bench_main
+    try:
+        if cmd == "bench":
+            from .bench import main as bench_main
 
-        bench_main(rest)
-        return 0
-    if cmd in ("info", "migrate"):
-        path = rest[0] if rest else str(default_path())
-        try:
+            bench_main(rest)
+        elif cmd in ("info", "migrate") and len(rest) <= 1:
+            path = rest[0] if rest else str(default_path())
             asyncio.run(_info(path, cmd == "migrate"))
-        except StoreError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 1
-        return 0
-    print(USAGE, file=sys.stderr)
-    return 2
+        elif cmd == "backup" and len(rest) in (1, 2):
+            source = rest[1] if len(rest) == 2 else str(default_path())
+            done = backup_database(source, rest[0])
+            print(
+                f"backed up {done.source} (schema version {done.schema_version}) to "
+                f"{done.dest}: {done.size_bytes:,} bytes in {done.seconds:.2f} s, "
+                "quick_check ok"
+            )
+        else:
+            print(USAGE, file=sys.stderr)
+            return 2
+    except DatabaseDamagedError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_DATABASE_DAMAGED
+    except (StoreError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

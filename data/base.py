@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
 from typing import Any, Final
@@ -18,9 +19,18 @@ from .models import (
     OPEN_STATUSES,
     GameClosedError,
     GameNotFoundError,
+    StoreBusyError,
 )
 
+log = logging.getLogger("batak.data")
+
 ALL_TIME: Final = "all"
+
+# Closing a table (finished or cancelled): no one to act, and its host hosts nothing.
+CLOSE_GAME: Final = (
+    "UPDATE games SET status = ?, to_act = NULL, hosting = NULL, finished_at = ?, "
+    "updated_at = ? WHERE id = ?"
+)
 
 
 class _Keep:
@@ -68,6 +78,19 @@ def _period(period: str, now: datetime) -> str:
     raise ValueError(f"period must be 'all', 'month' or 'YYYY-MM', not {period!r}")
 
 
+Sleep = Callable[[float], Awaitable[None]]
+
+# Waits before trying again to start a transaction that found the database locked by
+# another connection (after SQLite's own busy timeout): about 3 s more in all.
+RETRY_DELAYS: Final = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+
+
+def is_busy(exc: BaseException) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED (any extended code): another connection holds a lock."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.OperationalError) and code is not None and code & 0xFF in (5, 6)
+
+
 class StoreBase:
     """The connection and its transactions; the per-concern stores build on it."""
 
@@ -76,12 +99,15 @@ class StoreBase:
         db: aiosqlite.Connection,
         path: str,
         clock: Callable[[], datetime],
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self._db = db
         self.path = path
         self._clock = clock
+        self._sleep = sleep
         self._lock = asyncio.Lock()
         self.schema_version = 0
+        self.busy_retries = 0  # transactions started again after "database is locked"
 
     def _now(self) -> datetime:
         return _utc(self._clock())
@@ -106,7 +132,7 @@ class StoreBase:
         """
         async with self._lock:
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
+                await self._begin("BEGIN IMMEDIATE")
                 yield self._db
                 await self._db.execute("COMMIT")
             except BaseException:
@@ -118,12 +144,33 @@ class StoreBase:
         """A read transaction: several SELECTs that see one state of the database."""
         async with self._lock:
             try:
-                await self._db.execute("BEGIN")
+                await self._begin("BEGIN")
                 yield self._db
                 await self._db.execute("COMMIT")
             except BaseException:
                 await self._rollback()
                 raise
+
+    async def _begin(self, sql: str) -> None:
+        """Start a transaction; when another connection holds the lock past the busy
+        timeout, wait and try again (safe: nothing of ours has run yet). Also for other
+        statements that are safe to repeat (switching the journal mode)."""
+        for delay in (*RETRY_DELAYS, None):
+            try:
+                await self._db.execute(sql)
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc):
+                    raise
+                if delay is None:
+                    raise StoreBusyError(
+                        f"{self.path} stayed locked by another connection through "
+                        f"{len(RETRY_DELAYS)} retries (another bot or tool writing to the "
+                        f"same file?): {exc}"
+                    ) from exc
+                self.busy_retries += 1
+                log.warning("%s is locked (%s); trying again in %g s", self.path, exc, delay)
+                await self._sleep(delay)
 
     async def _rollback(self) -> None:
         # OperationalError: no transaction was open (BEGIN failed, or COMMIT went through)

@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from .announcements import AnnouncementStore
 from .base import (
+    CLOSE_GAME,
     Row,
-    StoreBase,
     _day,
     _dumps,
     _iso,
 )
 from .models import (
+    Announcement,
     DailyAlreadyPlayedError,
     DailyResult,
 )
 
 
-class DailyStore(StoreBase):
+class DailyStore(AnnouncementStore):
     @staticmethod
     def _daily(r: Row, rank: int | None = None) -> DailyResult:
         return DailyResult(
@@ -52,16 +53,16 @@ class DailyStore(StoreBase):
         d = _day(day, self._now())
         now = _iso(self._now())
         async with self._tx() as db:
-            try:
-                await db.execute(
-                    "INSERT INTO daily_results (guild_id, day, user_id, game_id, started_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (guild_id, d, user_id, game_id, now),
-                )
-            except sqlite3.IntegrityError as e:
+            # under the write lock, so the answer holds until the insert
+            if await self._has_daily(guild_id, d, user_id):
                 raise DailyAlreadyPlayedError(
                     f"user {user_id} already played the daily match of {d} in guild {guild_id}"
-                ) from e
+                )
+            await db.execute(
+                "INSERT INTO daily_results (guild_id, day, user_id, game_id, started_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (guild_id, d, user_id, game_id, now),
+            )
         result = await self.daily_result(guild_id, user_id, day=d)
         assert result is not None
         return result
@@ -76,9 +77,16 @@ class DailyStore(StoreBase):
         placement: int | None = None,
         details: Mapping[str, Any] | None = None,
         game_id: int | None = None,
+        announcements: Sequence[Announcement] = (),
     ) -> DailyResult:
         """Record the player's daily result (claiming the day if ``start_daily`` was not
-        called). A second result for the same day raises ``DailyAlreadyPlayedError``."""
+        called). A second result for the same day raises ``DailyAlreadyPlayedError`` and
+        writes nothing.
+
+        With ``game_id`` the daily table is marked finished in the same transaction (if
+        still open), and ``announcements`` are stored with it: result, closed table and
+        what to post about them are durable together.
+        """
         d = _day(day, self._now())
         now = _iso(self._now())
         det = None if details is None else _dumps(dict(details))
@@ -90,20 +98,32 @@ class DailyStore(StoreBase):
                 (score, placement, det, now, game_id, guild_id, d, user_id),
             )
             if cur.rowcount != 1:
-                try:
-                    await db.execute(
-                        "INSERT INTO daily_results (guild_id, day, user_id, game_id, score, "
-                        "placement, details, started_at, finished_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (guild_id, d, user_id, game_id, score, placement, det, now, now),
-                    )
-                except sqlite3.IntegrityError as e:
+                if await self._has_daily(guild_id, d, user_id):
                     raise DailyAlreadyPlayedError(
                         f"user {user_id} already has a daily result for {d} in guild {guild_id}"
-                    ) from e
+                    )
+                await db.execute(
+                    "INSERT INTO daily_results (guild_id, day, user_id, game_id, score, "
+                    "placement, details, started_at, finished_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (guild_id, d, user_id, game_id, score, placement, det, now, now),
+                )
+            if game_id is not None:
+                await db.execute(
+                    CLOSE_GAME + " AND status IN ('lobby', 'playing')",
+                    ("finished", now, now, game_id),
+                )
+            await self._enqueue(db, guild_id, announcements, game_id=game_id, at=now)
         result = await self.daily_result(guild_id, user_id, day=d)
         assert result is not None
         return result
+
+    async def _has_daily(self, guild_id: int, day: str, user_id: int) -> bool:
+        found = await self._scalar(
+            "SELECT 1 FROM daily_results WHERE guild_id = ? AND day = ? AND user_id = ?",
+            (guild_id, day, user_id),
+        )
+        return found is not None
 
     async def daily_result(
         self, guild_id: int, user_id: int, *, day: str | date | None = None

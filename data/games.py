@@ -10,6 +10,7 @@ from typing import Any
 import aiosqlite
 
 from .base import (
+    CLOSE_GAME,
     KEEP,
     Row,
     StoreBase,
@@ -25,6 +26,8 @@ from .models import (
     ActionEntry,
     Game,
     GameClosedError,
+    HostHasOpenTableError,
+    RematchExistsError,
     Seat,
     SeatError,
     StaleMoveError,
@@ -68,6 +71,7 @@ class GameStore(StoreBase):
             updated_at=row["updated_at"],
             finished_at=row["finished_at"],
             actions=tuple(actions),
+            rematch_of=row["rematch_of"],
         )
 
     async def _write_seats(
@@ -85,6 +89,17 @@ class GameStore(StoreBase):
             [(game_id, i, s.user_id, s.bot_level, s.name) for i, s in enumerate(seats)],
         )
 
+    @staticmethod
+    async def _drop_hosting_if_left(db: aiosqlite.Connection, game_id: int) -> None:
+        """A host who no longer holds a seat no longer hosts the table (and may open
+        another); coming back does not make them its host again."""
+        await db.execute(
+            "UPDATE games SET hosting = NULL WHERE id = ? AND hosting IS NOT NULL AND NOT "
+            "EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = games.id "
+            "AND s.user_id = games.host_id)",
+            (game_id,),
+        )
+
     # ------------------------------------------------------------------ games: lifecycle
     async def create_game(
         self,
@@ -99,18 +114,48 @@ class GameStore(StoreBase):
         status: str = "lobby",
         phase: str = "lobby",
         to_act: int | None = None,
+        rematch_of: int | None = None,
     ) -> Game:
-        """Open a table. ``settings`` is free JSON (rules dict, seed, first dealer, pace, ...)."""
+        """Open a table. ``settings`` is free JSON (rules dict, seed, first dealer, pace, ...).
+
+        A host seated at their new table (kind "table") hosts it until it closes or they
+        leave their seat, and hosts one open table per server at a time: a second one
+        raises ``HostHasOpenTableError`` (with the open table's id), however many
+        requests race. ``rematch_of`` names the finished table this is the rematch of;
+        a table has one rematch: a second raises ``RematchExistsError``.
+        """
         if kind not in GAME_KINDS:
             raise ValueError(f"kind must be one of {GAME_KINDS}")
         if status not in OPEN_STATUSES:
             raise ValueError(f"a new game's status is one of {OPEN_STATUSES}")
+        seat_list = list(seats) if seats else list(EMPTY_SEATS)
+        hosted = kind == "table" and any(s.user_id == host_id for s in seat_list)
         now = _iso(self._now())
         async with self._tx() as db:
+            # Checked under the write lock, so no other writer can slip in between;
+            # the unique indexes on (guild_id, hosting) and rematch_of hold regardless.
+            if rematch_of is not None:
+                old = await self._game_row(rematch_of)
+                if old["status"] != "finished" or old["kind"] != "table":
+                    raise ValueError(
+                        f"only a finished table can have a rematch; table {rematch_of} is "
+                        f"a {old['kind']} that is {old['status']}"
+                    )
+                existing = await self._scalar(
+                    "SELECT id FROM games WHERE rematch_of = ?", (rematch_of,)
+                )
+                if existing is not None:
+                    raise RematchExistsError(rematch_of, int(existing))
+            if hosted:
+                existing = await self._scalar(
+                    "SELECT id FROM games WHERE guild_id = ? AND hosting = ?", (guild_id, host_id)
+                )
+                if existing is not None:
+                    raise HostHasOpenTableError(guild_id, host_id, int(existing))
             cur = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, thread_id, host_id, kind, status, "
-                "phase, move, to_act, settings, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
+                "phase, move, to_act, settings, created_at, updated_at, hosting, rematch_of) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -123,11 +168,13 @@ class GameStore(StoreBase):
                     _dumps(dict(settings)),
                     now,
                     now,
+                    host_id if hosted else None,
+                    rematch_of,
                 ),
             )
             game_id = cur.lastrowid
             assert game_id is not None
-            await self._write_seats(db, game_id, list(seats) if seats else EMPTY_SEATS)
+            await self._write_seats(db, game_id, seat_list)
         return await self.get_game(game_id)
 
     async def get_game(self, game_id: int) -> Game:
@@ -234,6 +281,7 @@ class GameStore(StoreBase):
                 raise GameClosedError(f"game {game_id} has already started")
             if seats is not None:
                 await self._write_seats(db, game_id, seats)
+                await self._drop_hosting_if_left(db, game_id)
             final = await self._seats([game_id])
             if any(s.is_empty for s in final[game_id]):
                 raise SeatError("every seat must be taken before the match starts")
@@ -360,11 +408,7 @@ class GameStore(StoreBase):
         now = _iso(self._now())
         async with self._tx() as db:
             await self._open_row(game_id)
-            await db.execute(
-                "UPDATE games SET status = ?, to_act = NULL, finished_at = ?, updated_at = ? "
-                "WHERE id = ?",
-                (status, now, now, game_id),
-            )
+            await db.execute(CLOSE_GAME, (status, now, now, game_id))
         return await self.get_game(game_id)
 
     async def finish_game(self, game_id: int) -> Game:
@@ -428,6 +472,7 @@ class GameStore(StoreBase):
                 "WHERE game_id = ? AND seat = ?",
                 (replace_with_bot, game_id, mine[0]),
             )
+            await self._drop_hosting_if_left(db, game_id)
         return mine[0]
 
     async def set_seat(
@@ -455,6 +500,7 @@ class GameStore(StoreBase):
                 "WHERE game_id = ? AND seat = ?",
                 (new.user_id, new.bot_level, new.name, game_id, seat),
             )
+            await self._drop_hosting_if_left(db, game_id)
             await db.execute(
                 "UPDATE games SET updated_at = ? WHERE id = ?", (_iso(self._now()), game_id)
             )

@@ -11,17 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Final
 
-from .base import StoreBase, _iso
+from .base import Sleep, StoreBase, _iso
 from .models import StoreError
 
 log = logging.getLogger("batak.data")
-
-Sleep = Callable[[float], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +54,8 @@ class MaintenanceStore(StoreBase):
         with their seats, action logs and message ids; returns how many.
 
         Finished matches (with their deal records) and daily results stay: they
-        only lose the link to the deleted table.
+        only lose the link to the deleted table. Announcements made before the cutoff
+        go too, posted or not: one still pending after that long has nowhere to go.
         """
         cutoff = _iso(self._now() - timedelta(days=older_than_days))
         async with self._tx() as db:
@@ -65,7 +63,9 @@ class MaintenanceStore(StoreBase):
                 "DELETE FROM games WHERE status IN ('finished', 'cancelled') AND finished_at < ?",
                 (cutoff,),
             )
-            return int(cur.rowcount)
+            purged = int(cur.rowcount)
+            await db.execute("DELETE FROM announcements WHERE created_at < ?", (cutoff,))
+            return purged
 
     async def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: 'ok', or SQLite's list of what is wrong."""

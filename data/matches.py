@@ -13,14 +13,16 @@ from typing import Any
 import aiosqlite
 
 from . import ratings
+from .announcements import AnnouncementStore
 from .base import (
-    StoreBase,
+    CLOSE_GAME,
     _dumps,
     _iso,
     _utc,
 )
 from .models import (
     AlreadyRecordedError,
+    Announcement,
     MatchPlayer,
     MatchSummary,
     Seat,
@@ -79,7 +81,7 @@ def decode_records(blob: bytes) -> list[dict[str, Any]]:
     return [json.loads(line) for line in zlib.decompress(blob).decode().splitlines() if line]
 
 
-class MatchStore(StoreBase):
+class MatchStore(AnnouncementStore):
     async def record_match(
         self,
         guild_id: int,
@@ -92,6 +94,7 @@ class MatchStore(StoreBase):
         winners: Sequence[int] | None = None,
         game_id: int | None = None,
         finished_at: datetime | None = None,
+        announcements: Sequence[Announcement] = (),
     ) -> MatchSummary:
         """Store a finished match and update the server's standings, in one transaction.
 
@@ -99,7 +102,10 @@ class MatchStore(StoreBase):
         the sum of their scores, ``winners`` (seats) to the seats with the best total.
         Each seat's standings key is its person (also when a computer stood in for
         them) or its computer level. With ``game_id`` the table is marked finished in
-        the same transaction; recording the same game twice raises AlreadyRecordedError.
+        the same transaction; recording the same game twice raises ``AlreadyRecordedError``
+        (with the first ``match_id``) and writes nothing. ``announcements`` are stored in
+        that transaction too (``pending_announcements``, with this ``match_id``): the
+        result, the closed table and what to post about it are durable together.
         """
         if len(seats) != 4 or any(s.is_empty for s in seats):
             raise ValueError("a finished match has four occupied seats")
@@ -122,6 +128,14 @@ class MatchStore(StoreBase):
 
         async with self._tx() as db:
             if game_id is not None:
+                # under the write lock: a second call sees the first one's match
+                first = await self._scalar("SELECT id FROM matches WHERE game_id = ?", (game_id,))
+                if first is not None:
+                    raise AlreadyRecordedError(
+                        f"game {game_id} was already recorded as match {first}",
+                        game_id=game_id,
+                        match_id=int(first),
+                    )
                 await self._open_row(game_id)
             try:
                 cur = await db.execute(
@@ -140,7 +154,13 @@ class MatchStore(StoreBase):
                     ),
                 )
             except sqlite3.IntegrityError as e:
-                raise AlreadyRecordedError(f"game {game_id} was already recorded") from e
+                # Only the unique game_id is "already recorded"; any other failed
+                # constraint is a real error and is raised as it is.
+                if game_id is None or "matches.game_id" not in str(e):
+                    raise
+                raise AlreadyRecordedError(
+                    f"game {game_id} was already recorded", game_id=game_id
+                ) from e
             match_id = cur.lastrowid
             assert match_id is not None
             await db.execute(
@@ -210,11 +230,10 @@ class MatchStore(StoreBase):
             )
             await db.executemany(_UPSERT_STANDING, _standing_rows(guild_id, month, at, players))
             if game_id is not None:
-                await db.execute(
-                    "UPDATE games SET status = 'finished', to_act = NULL, finished_at = ?, "
-                    "updated_at = ? WHERE id = ?",
-                    (at, at, game_id),
-                )
+                await db.execute(CLOSE_GAME, ("finished", at, at, game_id))
+            await self._enqueue(
+                db, guild_id, announcements, game_id=game_id, match_id=match_id, at=at
+            )
         return MatchSummary(
             id=match_id,
             guild_id=guild_id,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -26,6 +29,30 @@ class SchemaTooNewError(StoreError):
 
 class NotABatakDatabaseError(StoreError):
     """The file is an SQLite database of some other application."""
+
+
+EXIT_DATABASE_DAMAGED: Final = 65
+"""Exit status of ``bot.py`` and ``python -m data`` for a damaged database (sysexits'
+EX_DATAERR), so a service manager can tell it from a crash and not restart in a loop."""
+
+
+class DatabaseDamagedError(StoreError):
+    """The database file is damaged (or is not an SQLite file at all): the store
+    refuses to open it rather than run with part of the data missing.
+
+    ``str(error)`` is one line naming the file, what is wrong and how to restore;
+    ``path`` and ``problem`` hold the parts.
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        problem = "; ".join(p.strip() for p in problem.splitlines() if p.strip())
+        super().__init__(
+            f"{path} is damaged: {problem}. Stop the bot, move it and its -wal/-shm files "
+            "aside (do not delete them), copy your latest backup (`python -m data backup`) "
+            f"to {path} and start again; see README, Backups."
+        )
+        self.path = path
+        self.problem = problem
 
 
 class GameNotFoundError(StoreError, LookupError):
@@ -56,7 +83,44 @@ class SeatError(StoreError):
 
 
 class AlreadyRecordedError(StoreError):
-    """A finished match for this game was already recorded."""
+    """A finished match for this game was already recorded (nothing was written again).
+
+    ``match_id`` is the match recorded the first time (None when unknown), so a caller
+    that retried after a crash can carry on with ``get_match(match_id)``.
+    """
+
+    def __init__(
+        self, message: str, *, game_id: int | None = None, match_id: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+        self.match_id = match_id
+
+
+class HostHasOpenTableError(StoreError):
+    """The host already hosts an open table in this server (``game_id``); one at a time."""
+
+    def __init__(self, guild_id: int, host_id: int, game_id: int) -> None:
+        super().__init__(
+            f"user {host_id} already hosts open table {game_id} in guild {guild_id}; "
+            "finish, leave or cancel it first"
+        )
+        self.guild_id = guild_id
+        self.host_id = host_id
+        self.game_id = game_id
+
+
+class RematchExistsError(StoreError):
+    """The finished table ``rematch_of`` already has its rematch, table ``game_id``."""
+
+    def __init__(self, rematch_of: int, game_id: int) -> None:
+        super().__init__(f"table {rematch_of} already has its rematch: table {game_id}")
+        self.rematch_of = rematch_of
+        self.game_id = game_id
+
+
+class StoreBusyError(StoreError):
+    """The database stayed locked by another connection through every retry."""
 
 
 class DailyAlreadyPlayedError(StoreError):
@@ -178,6 +242,7 @@ class Game:
     updated_at: str
     finished_at: str | None
     actions: tuple[str, ...] = ()
+    rematch_of: int | None = None  # the finished table this lobby is the rematch of
 
     @property
     def is_open(self) -> bool:
@@ -193,6 +258,54 @@ class Game:
             if s.user_id == user_id:
                 return i
         return None
+
+
+# --------------------------------------------------------------------------- announcements
+ANNOUNCEMENT_KIND: Final = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A message to post about an event, stored with the event itself.
+
+    ``kind`` names what to post (lower-case identifier; e.g. "result", "standings",
+    "rematch", "channel_link"); ``payload`` is any JSON object the poster needs;
+    ``channel_id`` where to post it (None: the poster decides from the table).
+    """
+
+    kind: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    channel_id: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, str) or not ANNOUNCEMENT_KIND.fullmatch(self.kind):
+            raise ValueError(
+                f"announcement kind must be a lower-case identifier of at most 32 "
+                f"characters, not {self.kind!r}"
+            )
+        if not isinstance(self.payload, Mapping):
+            raise ValueError(f"announcement payload must be a JSON object, not {self.payload!r}")
+        try:
+            json.dumps(dict(self.payload))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"announcement payload is not JSON: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAnnouncement:
+    """A stored announcement not yet marked announced (oldest first from the store).
+
+    ``match_id`` is set by ``record_match`` for the announcements stored with a match.
+    """
+
+    id: int
+    guild_id: int
+    game_id: int | None
+    match_id: int | None
+    channel_id: int | None
+    kind: str
+    payload: dict[str, Any]
+    created_at: str
 
 
 # --------------------------------------------------------------------------- matches

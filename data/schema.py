@@ -182,6 +182,59 @@ V1: Migration = (
     "CREATE INDEX daily_board ON daily_results (guild_id, day, score DESC)",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1,)
+V2: Migration = (
+    # -- one open table per host --------------------------------------------------
+    # ``hosting`` is the host's user id while a table (not a daily) is open and its
+    # host holds a seat; NULL once it closes or the host leaves. The unique index makes
+    # a second open table of the same host in a server impossible, whoever races.
+    "ALTER TABLE games ADD COLUMN hosting INTEGER",
+    # ``rematch_of``: the finished table this lobby is the rematch of; unique, so
+    # however many people press Rematch at once, one lobby is created.
+    "ALTER TABLE games ADD COLUMN rematch_of INTEGER REFERENCES games (id) ON DELETE SET NULL",
+    # Tables opened before this version: the newest open table of each host keeps the claim.
+    """
+    UPDATE games SET hosting = host_id
+    WHERE kind = 'table' AND status IN ('lobby', 'playing')
+      AND EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = games.id
+                  AND s.user_id = games.host_id)
+      AND id = (SELECT max(g.id) FROM games g JOIN game_seats s
+                ON s.game_id = g.id AND s.user_id = g.host_id
+                WHERE g.guild_id = games.guild_id AND g.host_id = games.host_id
+                  AND g.kind = 'table' AND g.status IN ('lobby', 'playing'))
+    """,
+    # Rematches used to be marked in the settings only; the first one of each table counts.
+    """
+    UPDATE games SET rematch_of = json_extract(settings, '$.rematch_of')
+    WHERE json_valid(settings) AND json_type(settings, '$.rematch_of') = 'integer'
+      AND json_extract(settings, '$.rematch_of') IN (SELECT id FROM games)
+      AND id = (SELECT min(g.id) FROM games g WHERE json_valid(g.settings)
+                AND json_extract(g.settings, '$.rematch_of')
+                    = json_extract(games.settings, '$.rematch_of'))
+    """,
+    "CREATE UNIQUE INDEX games_one_open_per_host ON games (guild_id, hosting) "
+    "WHERE hosting IS NOT NULL",
+    "CREATE UNIQUE INDEX games_rematch ON games (rematch_of) WHERE rematch_of IS NOT NULL",
+    # -- messages to post once what they announce is stored -------------------------
+    # Written in the same transaction as the match result (or daily result) and the
+    # closing of its table; the bot posts them and then marks them announced, so a
+    # crash in between is repaired by posting what is still pending at start-up.
+    """
+    CREATE TABLE announcements (
+        id            INTEGER PRIMARY KEY,
+        guild_id      INTEGER NOT NULL,
+        game_id       INTEGER REFERENCES games (id) ON DELETE SET NULL,
+        match_id      INTEGER REFERENCES matches (id) ON DELETE CASCADE,
+        channel_id    INTEGER,
+        kind          TEXT    NOT NULL,
+        payload       TEXT    NOT NULL CHECK (json_valid(payload)),
+        created_at    TEXT    NOT NULL,
+        announced_at  TEXT
+    )
+    """,
+    "CREATE INDEX announcements_pending ON announcements (guild_id, id) WHERE announced_at IS NULL",
+    "CREATE INDEX announcements_game ON announcements (game_id) WHERE game_id IS NOT NULL",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2)
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -18,13 +18,16 @@ from typing import Final
 
 import aiosqlite
 
-from .base import KEEP
+from . import health
+from .announcements import AnnouncementStore
+from .base import KEEP, Sleep
 from .daily import DailyStore
 from .games import GameStore
 from .guild_settings import SettingsStore
-from .maintenance import DAILY_HOUSEKEEPING, Housekeeping, MaintenanceStore, Sleep
+from .maintenance import DAILY_HOUSEKEEPING, Housekeeping, MaintenanceStore
 from .matches import MatchStore, decode_records, encode_records, placements_of, seat_stats
 from .models import (
+    DatabaseDamagedError,
     NotABatakDatabaseError,
     SchemaTooNewError,
 )
@@ -52,8 +55,17 @@ def default_path() -> Path:
 
 
 # --------------------------------------------------------------------------- the store
-class Store(GameStore, MatchStore, StandingStore, DailyStore, SettingsStore, MaintenanceStore):
-    """Durable games, finished matches, standings, daily results and server settings.
+class Store(
+    GameStore,
+    MatchStore,
+    StandingStore,
+    DailyStore,
+    AnnouncementStore,
+    SettingsStore,
+    MaintenanceStore,
+):
+    """Durable games, finished matches, standings, daily results, announcements and
+    server settings; each kind in its own module, all on one connection.
 
     Open with ``await Store.open(path)`` (or ``async with await Store.open() as store``);
     close with ``await store.close()``.
@@ -71,29 +83,44 @@ class Store(GameStore, MatchStore, StandingStore, DailyStore, SettingsStore, Mai
         migrations: Sequence[Migration] = MIGRATIONS,
         housekeeping: Housekeeping | None = DAILY_HOUSEKEEPING,
         sleep: Sleep = asyncio.sleep,
+        check: bool = True,
     ) -> Store:
         """Open (creating if needed) and migrate the database.
 
         ``path`` defaults to ``default_path()``. Raises ``SchemaTooNewError`` for a
-        database written by newer code and ``NotABatakDatabaseError`` for a foreign one.
+        database written by newer code, ``NotABatakDatabaseError`` for a foreign one and
+        ``DatabaseDamagedError`` for a damaged file (``check``: see ``data.health``; the
+        file is checked before anything is written to it).
         ``housekeeping`` is when closed tables are purged in the background (None: never;
         see ``Housekeeping``); ``sleep`` is what that task waits with (tests pass a fake).
         ``migrations`` is a testing hook; leave it alone.
         """
         p = str(path) if path is not None else str(default_path())
-        if p != ":memory:" and not p.startswith("file:"):
-            Path(p).parent.mkdir(parents=True, exist_ok=True)
+        is_file = p != ":memory:" and not p.startswith("file:")
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous level {synchronous!r}")
+        existing = is_file and os.path.exists(p) and os.path.getsize(p) > 0
+        if is_file:
+            if check:
+                health.check_file(p)
+            Path(p).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(p, isolation_level=None, timeout=busy_timeout_ms / 1000)
         try:
             db.row_factory = sqlite3.Row
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            if check and existing:  # a new file has nothing to check
+                await health.check_connection(db, p)
             await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA journal_mode = WAL")
+            store = cls(db, p, clock or (lambda: datetime.now(UTC)), sleep)
+            # needs a moment alone with the file; another process may be opening it too
+            await store._begin("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-            store = cls(db, p, clock or (lambda: datetime.now(UTC)))
             store.schema_version = await store._migrate(migrations)
+        except sqlite3.DatabaseError as exc:
+            await db.close()
+            if health.is_damage(exc):
+                raise DatabaseDamagedError(p, f"SQLite says '{exc}'") from exc
+            raise
         except BaseException:
             await db.close()
             raise
@@ -115,8 +142,14 @@ class Store(GameStore, MatchStore, StandingStore, DailyStore, SettingsStore, Mai
 
     async def _migrate(self, migrations: Sequence[Migration]) -> int:
         latest = len(migrations)
-        version = int(await self._scalar("PRAGMA user_version"))
-        app_id = int(await self._scalar("PRAGMA application_id"))
+        async with self._snapshot():  # one state: another process may be migrating it
+            version = int(await self._scalar("PRAGMA user_version"))
+            app_id = int(await self._scalar("PRAGMA application_id"))
+            tables = int(
+                await self._scalar(
+                    "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'"
+                )
+            )
         if app_id not in (0, APPLICATION_ID):
             raise NotABatakDatabaseError(
                 f"{self.path} belongs to another application (application_id {app_id:#x})"
@@ -127,14 +160,10 @@ class Store(GameStore, MatchStore, StandingStore, DailyStore, SettingsStore, Mai
                 f"versions up to {latest}: it was written by a newer batak-bot. Upgrade the "
                 "bot, or point DATABASE_PATH at another file; refusing to touch it."
             )
-        if version == 0:
-            n = await self._scalar(
-                "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'"
+        if version == 0 and tables:
+            raise NotABatakDatabaseError(
+                f"{self.path} already holds tables that are not batak-bot's; refusing"
             )
-            if n:
-                raise NotABatakDatabaseError(
-                    f"{self.path} already holds tables that are not batak-bot's; refusing"
-                )
         while version < latest:
             async with self._tx() as db:
                 # Another process may have migrated while we waited for the lock.

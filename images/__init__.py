@@ -47,8 +47,9 @@ def warm_up() -> None:
     tables do not pay for it.
     """
     from .cards import card_shadowed
+    from .felt import background
     from .palette import palette_for
-    from .table import CARD_W, MINI_W, background
+    from .table import CARD_W, MINI_W
     from .views import RANKS, SUITS
 
     for theme in (DARK, LIGHT):

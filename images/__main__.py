@@ -1,4 +1,4 @@
-"""``python -m images gallery OUTDIR`` and ``python -m images bench``."""
+"""``python -m images gallery OUTDIR``, ``bench``, ``replay RECORDS OUT`` and ``replay-bench``."""
 
 from __future__ import annotations
 
@@ -112,6 +112,75 @@ def live(n: int) -> None:
     print("table-live: the table after every move of a bot match, view and PNG included")
 
 
+def replay(path: Path, out: Path, deal: int, names: list[str], fmt: str, theme: str) -> int:
+    """Write the animated replay of deal ``deal`` (1-based) of a JSON Lines record file."""
+    import json
+
+    from batak.records import RecordError, loads
+
+    from .replay import render_replay, replay_view
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        loads(text)  # every record checked: a bad one is named by its line
+    except RecordError as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return 2
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not 1 <= deal <= len(lines):
+        print(f"error: --deal {deal}: the file holds {len(lines)} deal(s)", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    view = replay_view(json.loads(lines[deal - 1]), names)
+    data = render_replay(view, theme, fmt=fmt)
+    out.write_bytes(data)
+    ms = 1000 * (time.perf_counter() - start)
+    kind = "APNG" if fmt == "png" else "GIF"
+    print(f"{out}: {kind}, {len(view.frames)} frames, {len(data) / 1024:.0f} KB, {ms:.0f} ms")
+    return 0
+
+
+def replay_bench(n: int) -> int:
+    """Render time and file size of the replay of 13-trick bot-played deals."""
+    from batak.cli import selfplay_records
+    from batak.rules import preset
+
+    from .replay import render_replay, replay_view
+
+    records = selfplay_records(preset("standard"), n, 7, ["easy"] * 4)
+    names = ["Ayşe", "Mehmet", "Şule", "Emre"]
+    render_replay(replay_view(records[0], names))  # warm the caches
+    for fmt in ("png", "gif"):
+        times: list[float] = []
+        walls: list[float] = []
+        sizes: list[int] = []
+        for record in records:
+            start = time.process_time()
+            wall = time.perf_counter()
+            data = render_replay(replay_view(record, names), fmt=fmt)
+            times.append(1000 * (time.process_time() - start))
+            walls.append(1000 * (time.perf_counter() - wall))
+            sizes.append(len(data))
+        print(
+            f"replay {fmt.upper():<4} {len(records)} deals of 13 tricks (16 frames): "
+            f"CPU p50 {statistics.median(times):.0f} ms, max {max(times):.0f} ms "
+            f"(wall p50 {statistics.median(walls):.0f} ms); "
+            f"size p50 {statistics.median(sizes) / 1024:.0f} KB, max {max(sizes) / 1024:.0f} KB"
+        )
+    return 0
+
+
+def _names_arg(text: str) -> list[str]:
+    names = text.split(",")
+    if len(names) != 4:
+        raise argparse.ArgumentTypeError("give four names separated by commas")
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m images", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -119,9 +188,28 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("outdir", type=Path)
     b = sub.add_parser("bench", help="render time per picture type and PNG sizes")
     b.add_argument("-n", type=int, default=200, help="renders per picture type (default 200)")
+    r = sub.add_parser("replay", help="the animated replay (APNG or GIF) of a recorded deal")
+    r.add_argument("records", type=Path, help="a JSON Lines file of batak-deal/1 records")
+    r.add_argument("out", type=Path, help="the file to write")
+    r.add_argument("--deal", type=int, default=1, help="which record, from 1 (default 1)")
+    r.add_argument(
+        "--names",
+        type=_names_arg,
+        default=["", "", "", ""],
+        help="four seat names, comma-separated (default Seat 1..4)",
+    )
+    r.add_argument("--gif", action="store_true", help="write a GIF instead of an APNG")
+    r.add_argument("--theme", choices=("dark", "light"), default="dark")
+    rb = sub.add_parser("replay-bench", help="replay render time and file size")
+    rb.add_argument("-n", type=int, default=5, help="deals to render (default 5)")
     args = parser.parse_args(argv)
     if args.command == "gallery":
         return gallery(args.outdir)
+    if args.command == "replay":
+        fmt = "gif" if args.gif else "png"
+        return replay(args.records, args.out, args.deal, args.names, fmt, args.theme)
+    if args.command == "replay-bench":
+        return replay_bench(max(1, args.n))
     return bench(args.n)
 
 

@@ -6,6 +6,7 @@ from PIL import Image
 
 from . import draw as dr
 from .labels import suit_name, text_for
+from .png import to_png
 from .text import display_name, fit, font
 from .theme import Theme, get_theme
 from .views import AuctionView
@@ -53,18 +54,18 @@ def render_auction_image(
     # header: title left, high bid right
     from .table import preset_title, seat_fallback
 
-    sub = text_for(lang, "deal_sub", n=view.deal_number, count=view.deal_count)
+    sub = text_for(lang, "img.deal_sub", n=view.deal_number, count=view.deal_count)
     sub += f" · {preset_title(view.preset, lang)}"
-    dr.label(d, (GRID_X + 8, 30), text_for(lang, "auction"), th)
-    dr.heading(d, (GRID_X + 8, 54), text_for(lang, "bidding"), sub, th, 420)
+    dr.label(d, (GRID_X + 8, 30), text_for(lang, "img.auction"), th)
+    dr.heading(d, (GRID_X + 8, 54), text_for(lang, "img.bidding"), sub, th, 420)
     high = view.high
     box = (W - GRID_X - 360, 26, W - GRID_X - 8, 126)
     dr.panel(im, box, th)
-    dr.label(d, (box[0] + 18, box[1] + 14), text_for(lang, "high_bid"), th)
+    dr.label(d, (box[0] + 18, box[1] + 14), text_for(lang, "img.high_bid"), th)
     if high is None:
         d.text(
             (box[0] + 18, box[1] + 40),
-            text_for(lang, "none_yet"),
+            text_for(lang, "img.none_yet"),
             font=font(30, True),
             fill=th.faint,
             anchor="lt",
@@ -121,11 +122,11 @@ def render_auction_image(
         dr.paste(im, avatar, (mid - 20, top + 12))
         tags = []
         if seat == view.dealer:
-            tags.append(text_for(lang, "dealer"))
+            tags.append(text_for(lang, "img.dealer"))
         if view.partnership:
-            tags.append(text_for(lang, "team", t="AB"[seat % 2]))
+            tags.append(text_for(lang, "img.team", t="AB"[seat % 2]))
         if seat == view.viewer_seat and not view.spectator:
-            tags.append(text_for(lang, "pos.0"))
+            tags.append(text_for(lang, "img.pos.0"))
         dr.name_text(
             d,
             (mid, top + 70),
@@ -155,7 +156,7 @@ def render_auction_image(
                 call = rows[r][seat]
                 if call is None:
                     sprite = dr.pill(
-                        text_for(lang, "pass"),
+                        text_for(lang, "img.pass"),
                         18,
                         th.panel_border,
                         th.dim,
@@ -183,15 +184,15 @@ def render_auction_image(
 
     # footer: the rules that matter for bidding
     fy = gy + n_rows * ROW_H + 18
-    bits = [text_for(lang, "min_bid", n=view.min_bid)]
+    bits = [text_for(lang, "img.min_bid", n=view.min_bid)]
     if view.forced_bid is not None:
-        bits.append(text_for(lang, "all_pass_forced", n=view.forced_bid))
+        bits.append(text_for(lang, "img.all_pass_forced", n=view.forced_bid))
     else:
-        bits.append(text_for(lang, "all_pass_must"))
+        bits.append(text_for(lang, "img.all_pass_must"))
     if view.fixed_trump is not None:
-        bits.append(text_for(lang, "always_trump", suit=suit_name(lang, view.fixed_trump)))
+        bits.append(text_for(lang, "img.always_trump", suit=suit_name(lang, view.fixed_trump)))
     if view.blind:
-        bits.append(text_for(lang, "blind"))
+        bits.append(text_for(lang, "img.blind"))
     room = W - 2 * GRID_X - 16 - (330 if view.to_act is not None or view.contract else 0)
     d.text(
         (GRID_X + 8, fy + 12),
@@ -204,7 +205,7 @@ def render_auction_image(
         c = view.contract
         who = display_name(view.players[c.seat].name, 17, True, 180, seat_fallback(c.seat, lang))
         t = dr.pill(
-            text_for(lang, "holds", name=who, n=c.bid),
+            text_for(lang, "img.holds", name=who, n=c.bid),
             17,
             th.accent,
             th.accent_text,
@@ -216,7 +217,12 @@ def render_auction_image(
         p = view.players[view.to_act]
         msg = display_name(p.name, 17, True, 220, seat_fallback(view.to_act, lang))
         t = dr.pill(
-            text_for(lang, "to_call", name=msg), 17, th.accent, th.accent_text, height=34, pad_x=16
+            text_for(lang, "img.to_call", name=msg),
+            17,
+            th.accent,
+            th.accent_text,
+            height=34,
+            pad_x=16,
         )
         dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
     return im
@@ -224,4 +230,4 @@ def render_auction_image(
 
 def render_auction(view: AuctionView, theme: str | Theme = "dark", lang: str = "en") -> bytes:
     """PNG bytes of the auction picture (960 wide)."""
-    return dr.to_png(render_auction_image(view, theme, lang), get_theme(theme))
+    return to_png(render_auction_image(view, theme, lang), get_theme(theme))

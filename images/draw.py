@@ -1,12 +1,12 @@
-"""Shared drawing helpers: anti-aliased panels and pills, avatars, PNG encoding."""
+"""Shared drawing helpers: anti-aliased panels and pills, avatars, text."""
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from .cards import suit_colour
 from .text import clean, display_name, fit, font, initials
 from .theme import Theme
 from .views import SUIT_SYMBOLS
@@ -16,9 +16,6 @@ RGBA = tuple[int, int, int, int]
 Box = tuple[int, int, int, int]
 
 SS = 3  # supersampling for shapes
-# zlib level for the palette PNGs: 3 is twice as fast as 6 for a file ~25% larger
-# (table: ~2.5 ms and ~45 KB against ~5.5 ms and ~35 KB)
-PNG_LEVEL = 3
 
 
 def rgba(c: Colour, a: int = 255) -> RGBA:
@@ -197,27 +194,43 @@ def panel(
 
 
 @lru_cache(maxsize=512)
-def avatar(diameter: int, colour: Colour, letters: str, ring: Colour | None = None) -> Image.Image:
-    """A round avatar with initials, anti-aliased, cached."""
+def avatar(
+    diameter: int, colour: Colour, letters: str, ring: Colour | None = None, square: bool = False
+) -> Image.Image:
+    """A round avatar with initials (a rounded square for a computer player), cached.
+
+    The shape is drawn supersampled; the letters at the final size, so their size is
+    the size they are seen at."""
     big = Image.new("RGBA", (diameter * SS, diameter * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
-    d.ellipse(
-        (0, 0, diameter * SS - 1, diameter * SS - 1),
-        fill=rgba(colour),
-        outline=rgba(ring) if ring else None,
-        width=3 * SS if ring else 0,
+    box = (0, 0, diameter * SS - 1, diameter * SS - 1)
+    outline = rgba(ring) if ring else None
+    width = 3 * SS if ring else 0
+    if square:
+        d.rounded_rectangle(
+            box, radius=diameter * SS // 4, fill=rgba(colour), outline=outline, width=width
+        )
+    else:
+        d.ellipse(box, fill=rgba(colour), outline=outline, width=width)
+    out = big.resize((diameter, diameter), Image.Resampling.LANCZOS)
+    size = round(diameter * (0.42 if len(letters) <= 1 else 0.38))
+    c = diameter / 2
+    ImageDraw.Draw(out).text(
+        (c, c), letters, font=font(size, True), fill=ink_on(colour), anchor="mm"
     )
-    size = round(diameter * SS * (0.42 if len(letters) <= 1 else 0.36))
-    c = diameter * SS // 2
-    d.text((c, c), letters, font=font(size, True), fill=ink_on(colour), anchor="mm")
-    return big.resize((diameter, diameter), Image.Resampling.LANCZOS)
+    return out
 
 
 def player_avatar(
-    diameter: int, name: str, given_initials: str, colour: Colour, ring: Colour | None = None
+    diameter: int,
+    name: str,
+    given_initials: str,
+    colour: Colour,
+    ring: Colour | None = None,
+    square: bool = False,
 ) -> Image.Image:
     letters = clean(given_initials)[:2].upper() if given_initials else initials(name)
-    return avatar(diameter, colour, letters or "?", ring)
+    return avatar(diameter, colour, letters or "?", ring, square)
 
 
 @lru_cache(maxsize=256)
@@ -244,8 +257,6 @@ def pill(
 @lru_cache(maxsize=64)
 def suit_chip(suit: str, size: int, four_colour: bool, edge: Colour) -> Image.Image:
     """A small white card-like square holding a suit symbol in its colour."""
-    from .cards import suit_colour
-
     img = rounded((size, size), max(4, size // 6), (253, 253, 250, 255), rgba(edge), 1).copy()
     d = ImageDraw.Draw(img)
     d.text(
@@ -295,27 +306,6 @@ def name_text(
 def signed(n: int) -> str:
     """Score with a real minus sign: 12, −60."""
     return f"−{-n}" if n < 0 else str(n)
-
-
-def to_png(im: Image.Image, theme: Theme | None = None) -> bytes:
-    """Encode as PNG.
-
-    With a theme the image is mapped onto that theme's fixed 256-colour palette
-    (see :mod:`images.palette`) first: the file is several times smaller and the
-    encoding much faster, and the pictures are flat colours and text, so the
-    loss does not show. Without one it is saved as true colour.
-    """
-    if im.mode == "RGBA":
-        im = im.convert("RGB")
-    buf = io.BytesIO()
-    if theme is not None:
-        from .palette import palette_for
-
-        q = im.quantize(palette=palette_for(theme), dither=Image.Dither.NONE)
-        q.save(buf, "PNG", compress_level=PNG_LEVEL)
-    else:
-        im.save(buf, "PNG", compress_level=3)
-    return buf.getvalue()
 
 
 def canvas(size: tuple[int, int], theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:

@@ -7,6 +7,7 @@ from PIL import Image
 from . import draw as dr
 from .cards import card_shadowed, card_size, shadow_margin
 from .labels import suit_name, text_for
+from .png import to_png
 from .text import clean, fit, font
 from .theme import Theme, get_theme
 from .views import HandView
@@ -33,14 +34,16 @@ def render_hand_image(
     width = hand_width(n)
     height = HEAD + LIFT + ch + PAD
     im, d = dr.canvas((width, height), th)
-    title = fit(clean(view.title) or text_for(lang, "your_hand"), 24, True, width - 2 * PAD - 170)
+    title = fit(
+        clean(view.title) or text_for(lang, "img.your_hand"), 24, True, width - 2 * PAD - 170
+    )
     d.text((PAD, 22), title, font=font(24, True), fill=th.text, anchor="lm")
     if view.subtitle:
         sub = view.subtitle
     elif view.legal is not None:
-        sub = text_for(lang, "playable", n=len(view.legal))
+        sub = text_for(lang, "img.playable", n=len(view.legal))
     else:
-        sub = text_for(lang, "n_cards", n=n) if n else ""
+        sub = text_for(lang, "img.n_cards", n=n) if n else ""
     tw = font(24, True).getlength(title)
     d.text(
         (PAD + tw + 14, 23),
@@ -54,7 +57,7 @@ def render_hand_image(
         dr.paste(im, chip, (width - PAD - chip.width, 6))
         d.text(
             (width - PAD - chip.width - 10, 23),
-            text_for(lang, "suit_trump", suit=suit_name(lang, view.trump)),
+            text_for(lang, "img.suit_trump", suit=suit_name(lang, view.trump)),
             font=font(17),
             fill=th.dim,
             anchor="rm",
@@ -69,7 +72,7 @@ def render_hand_image(
         sprite = card_shadowed(code, CARD_W, four_colour, dim, th.shadow_alpha, th.bg)
         dr.paste(im, sprite, (x0 + i * STEP - m, y - m))
     if n == 0:
-        empty = text_for(lang, "hidden" if view.hidden else "no_cards")
+        empty = text_for(lang, "img.hidden" if view.hidden else "img.no_cards")
         d.text(
             (width // 2, HEAD + (LIFT + ch) // 2), empty, font=font(22), fill=th.faint, anchor="mm"
         )
@@ -80,4 +83,4 @@ def render_hand(
     view: HandView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
 ) -> bytes:
     """PNG bytes of a hand; meant for the player's ephemeral message."""
-    return dr.to_png(render_hand_image(view, theme, four_colour, lang), get_theme(theme))
+    return to_png(render_hand_image(view, theme, four_colour, lang), get_theme(theme))

@@ -6,8 +6,9 @@ from PIL import Image
 
 from . import draw as dr
 from .labels import text_for
-from .text import clean, font
-from .theme import Theme, get_theme
+from .png import to_png
+from .text import clean, fit, fit_size, font
+from .theme import MEDALS, Theme, get_theme
 from .views import LeaderboardView, default_colour
 
 W = 800
@@ -15,7 +16,7 @@ PAD = 32
 ROW_H = 60
 HEAD_H = 130
 X_RATING, X_WINS, X_PLAYED = 480, 568, 664
-MEDALS = {1: (236, 184, 40), 2: (176, 184, 196), 3: (205, 127, 70)}
+COL_GAP = 10  # px between two column labels
 
 
 def render_leaderboard_image(
@@ -25,32 +26,35 @@ def render_leaderboard_image(
     n = len(view.rows)
     height = HEAD_H + 44 + max(n, 1) * ROW_H + 24 + PAD
     im, d = dr.canvas((W, height), th)
-    dr.label(d, (PAD, 28), text_for(lang, "game"), th)
+    dr.label(d, (PAD, 28), text_for(lang, "img.game"), th)
     dr.heading(
         d,
         (PAD, 52),
-        clean(view.title, text_for(lang, "leaderboard")),
+        clean(view.title, text_for(lang, "img.leaderboard")),
         clean(view.subtitle),
         th,
         W - 2 * PAD,
     )
     top = HEAD_H
     dr.panel(im, (PAD, top, W - PAD, height - PAD), th)
+    # (label, x, anchor, room): a right-aligned label may reach its left neighbour's edge
     cols = [
-        ("#", PAD + 40, "ma"),
-        (text_for(lang, "col.player"), PAD + 80, "la"),
-        (text_for(lang, "col.rating"), X_RATING, "ra"),
-        (text_for(lang, "col.wins"), X_WINS, "ra"),
-        (text_for(lang, "col.played"), X_PLAYED, "ra"),
-        (text_for(lang, "col.win_pct"), W - PAD - 18, "ra"),
+        ("#", PAD + 40, "ma", 40),
+        (text_for(lang, "img.col.player"), PAD + 80, "la", X_RATING - 90 - (PAD + 80)),
+        (text_for(lang, "img.col.rating"), X_RATING, "ra", 80),
+        (text_for(lang, "img.col.wins"), X_WINS, "ra", X_WINS - X_RATING - COL_GAP),
+        (text_for(lang, "img.col.played"), X_PLAYED, "ra", X_PLAYED - X_WINS - COL_GAP),
+        (text_for(lang, "img.col.win_pct"), W - PAD - 18, "ra", W - PAD - 18 - X_PLAYED - COL_GAP),
     ]
-    for name, x, anchor in cols:
-        d.text((x, top + 18), name, font=font(15, True), fill=th.dim, anchor=anchor)
+    for name, x, anchor, room in cols:
+        size = fit_size(name, 15, True, room)
+        label = fit(name, size, True, room)
+        d.text((x, top + 18), label, font=font(size, True), fill=th.dim, anchor=anchor)
     y0 = top + 44
     if n == 0:
         d.text(
             (W // 2, y0 + ROW_H // 2),
-            text_for(lang, "no_games"),
+            text_for(lang, "img.no_games"),
             font=font(22),
             fill=th.faint,
             anchor="mm",
@@ -80,7 +84,7 @@ def render_leaderboard_image(
             22,
             th.text,
             X_RATING - 90 - (PAD + 132),
-            text_for(lang, "player", n=row.rank),
+            text_for(lang, "img.player", n=row.rank),
             anchor="lm",
         )
         d.text(
@@ -88,7 +92,11 @@ def render_leaderboard_image(
         )
         d.text((X_WINS, cy), str(row.wins), font=font(20), fill=th.text, anchor="rm")
         d.text((X_PLAYED, cy), str(row.matches), font=font(20), fill=th.text, anchor="rm")
-        pct = f"{100 * row.wins / row.matches:.0f}%" if row.matches > 0 else "–"
+        pct = (
+            text_for(lang, "img.percent", n=round(100 * row.wins / row.matches))
+            if row.matches > 0
+            else "–"
+        )
         d.text((W - PAD - 18, cy), pct, font=font(20), fill=th.dim, anchor="rm")
     return im
 
@@ -97,4 +105,4 @@ def render_leaderboard(
     view: LeaderboardView, theme: str | Theme = "dark", lang: str = "en"
 ) -> bytes:
     """PNG bytes of the leaderboard (800 wide)."""
-    return dr.to_png(render_leaderboard_image(view, theme, lang), get_theme(theme))
+    return to_png(render_leaderboard_image(view, theme, lang), get_theme(theme))

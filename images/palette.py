@@ -15,15 +15,14 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from . import draw as dr
-from .cards import card_back, card_face
+from .cards import card_back, card_face, card_shadowed
+from .felt import background
 from .text import font
-from .theme import Theme
+from .theme import MEDALS, Theme
 from .views import AVATAR_COLOURS, RANKS, SUITS
 
 
 def reference_sheet(theme: Theme) -> Image.Image:
-    from .table import background
-
     bg = background(theme)
     sheet = Image.new("RGB", (bg.width, bg.height + 560), theme.bg)
     sheet.paste(bg, (0, 0))
@@ -42,8 +41,6 @@ def reference_sheet(theme: Theme) -> Image.Image:
             dr.paste(sheet, card_face("9" + suit, 88, four), (480 + (i + 4 * k) * 58, y0 + 150))
     dr.paste(sheet, card_back(88), (880, y0 + 150))
     # a fanned hand of dimmed (unplayable) cards on the background, both decks
-    from .cards import card_shadowed
-
     hand = Image.new("RGB", (sheet.width, 150), theme.bg)
     for i, code in enumerate(("AS", "KH", "QD", "JC", "TS", "4H", "9D", "3C")):
         for k, four in enumerate((False, True)):
@@ -75,8 +72,6 @@ def reference_sheet(theme: Theme) -> Image.Image:
         )
     for i, c in enumerate(AVATAR_COLOURS):
         dr.paste(sheet, dr.avatar(54, c, "AY"), (40 + i * 64, py + 110))
-    from .leaderboard import MEDALS
-
     for place, medal in MEDALS.items():
         dr.paste(sheet, dr.avatar(36, medal, str(place)), (560 + place * 40, py + 60))
     bid = dr.pill("BID 6", 14, theme.accent, theme.accent_text, height=24)

@@ -6,6 +6,7 @@ from PIL import Image
 
 from . import draw as dr
 from .labels import suit_name, text_for, upper
+from .png import to_png
 from .text import display_name, font
 from .theme import Theme, get_theme
 from .views import ContractView, DealSummaryView, MatchResultView, Player
@@ -16,13 +17,13 @@ PAD = 36
 
 def _contract_line(players: tuple[Player, ...], c: ContractView | None, lang: str) -> str:
     if c is None:
-        return text_for(lang, "no_contract")
+        return text_for(lang, "img.no_contract")
     from .table import seat_fallback
 
     who = display_name(players[c.seat].name, 18, False, 300, seat_fallback(c.seat, lang))
-    trump = text_for(lang, "trump_line", suit=suit_name(lang, c.trump)) if c.trump else ""
-    forced = text_for(lang, "forced_paren") if c.forced else ""
-    return text_for(lang, "contract_line", name=who, n=c.bid) + forced + trump
+    trump = text_for(lang, "img.trump_line", suit=suit_name(lang, c.trump)) if c.trump else ""
+    forced = text_for(lang, "img.forced_paren") if c.forced else ""
+    return text_for(lang, "img.contract_line", name=who, n=c.bid) + forced + trump
 
 
 def render_deal_summary_image(
@@ -36,17 +37,17 @@ def render_deal_summary_image(
     height = head_h + 50 + 4 * row_h + 40
     im, d = dr.canvas((W, height), th)
     c = view.contract
-    head = text_for(lang, "deal_head", n=view.deal_number, count=view.deal_count)
+    head = text_for(lang, "img.deal_head", n=view.deal_number, count=view.deal_count)
     dr.label(d, (PAD, 30), f"{head} · {upper(lang, preset_title(view.preset, lang))}", th)
     holder_made = view.made(c.seat) if c is not None else None
-    title = text_for(lang, "deal_over")
+    title = text_for(lang, "img.deal_over")
     if c is not None:
         who = display_name(view.players[c.seat].name, 30, True, 440, seat_fallback(c.seat, lang))
-        title = text_for(lang, "made_it" if holder_made else "went_down", name=who)
+        title = text_for(lang, "img.made_it" if holder_made else "img.went_down", name=who)
     dr.heading(d, (PAD, 54), title, _contract_line(view.players, c, lang), th, 600)
     if c is not None:
         badge_fill = th.good if holder_made else th.bad
-        word = text_for(lang, "made_badge" if holder_made else "down_badge")
+        word = text_for(lang, "img.made_badge" if holder_made else "img.down_badge")
         badge = dr.pill(word, 24, badge_fill, (255, 255, 255), height=52, pad_x=26)
         bx = W - PAD - badge.width
         dr.paste(im, badge, (bx, 48))
@@ -55,12 +56,12 @@ def render_deal_summary_image(
 
     # table of seats
     cols = [
-        ("col.player", PAD + 16, "la"),
-        ("col.contract", 470, "ma"),
-        ("col.tricks", 590, "ma"),
-        ("col.result", 700, "ma"),
-        ("col.deal", 810, "ra"),
-        ("col.total", W - PAD - 16, "ra"),
+        ("img.col.player", PAD + 16, "la"),
+        ("img.col.contract", 470, "ma"),
+        ("img.col.tricks", 590, "ma"),
+        ("img.col.result", 700, "ma"),
+        ("img.col.deal", 810, "ra"),
+        ("img.col.total", W - PAD - 16, "ra"),
     ]
     ty = head_h
     dr.panel(im, (PAD, ty, W - PAD, ty + 50 + 4 * row_h + 8), th)
@@ -82,12 +83,12 @@ def render_deal_summary_image(
         dr.paste(im, dr.player_avatar(44, p.name, p.initials, p.avatar_colour), (x, cy - 22))
         is_holder = c is not None and c.seat == seat
         sub = (
-            text_for(lang, "holder")
+            text_for(lang, "img.holder")
             if is_holder
-            else (text_for(lang, "dealer") if seat == view.dealer else "")
+            else (text_for(lang, "img.dealer") if seat == view.dealer else "")
         )
         if view.partnership:
-            team = text_for(lang, "team", t="AB"[seat % 2])
+            team = text_for(lang, "img.team", t="AB"[seat % 2])
             sub = team + (" · " + sub if sub else "")
         dr.name_text(
             d,
@@ -122,7 +123,7 @@ def render_deal_summary_image(
         if made is None:
             d.text((700, cy), "–", font=font(22), fill=th.faint, anchor="mm")
         else:
-            word = text_for(lang, "made" if made else "down")
+            word = text_for(lang, "img.made" if made else "img.down")
             tag = dr.pill(
                 word, 16, th.good if made else th.bad, (255, 255, 255), height=28, pad_x=12
             )
@@ -150,7 +151,7 @@ def render_deal_summary(
     view: DealSummaryView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
 ) -> bytes:
     """PNG bytes of the end-of-deal summary (960 wide)."""
-    return dr.to_png(render_deal_summary_image(view, theme, four_colour, lang), get_theme(theme))
+    return to_png(render_deal_summary_image(view, theme, four_colour, lang), get_theme(theme))
 
 
 def render_match_result_image(
@@ -168,7 +169,9 @@ def render_match_result_image(
     im, d = dr.canvas((W, height), th)
     winners = [w for w in view.winners if 0 <= w <= 3]
     running = not winners
-    dr.label(d, (PAD, 30), text_for(lang, "match_so_far" if running else "match_result"), th)
+    dr.label(
+        d, (PAD, 30), text_for(lang, "img.match_so_far" if running else "img.match_result"), th
+    )
 
     def name(seat: int, width: int) -> str:
         return display_name(view.players[seat].name, 30, True, width, seat_fallback(seat, lang))
@@ -176,21 +179,19 @@ def render_match_result_image(
     partners = view.partnership and len(winners) == 2 and (winners[0] - winners[1]) % 2 == 0
     if len(winners) == 1 or partners:
         w = winners[0]
-        title = text_for(lang, "wins", name=name(w, 560))
+        title = text_for(lang, "img.wins", name=name(w, 560))
         if view.partnership:
             mate = (w + 2) % 4
-            title = text_for(lang, "team_wins", t="AB"[w % 2], a=name(w, 240), b=name(mate, 240))
+            title = text_for(
+                lang, "img.team_wins", t="AB"[w % 2], a=name(w, 240), b=name(mate, 240)
+            )
     elif winners:
-        title = text_for(lang, "shared_win")
+        title = text_for(lang, "img.shared_win")
     else:
-        title = text_for(lang, "standings")
-    sub = (
-        preset_title(view.preset, lang)
-        + " · "
-        + (text_for(lang, "one_deal") if n == 1 else text_for(lang, "n_deals", n=n))
-    )
+        title = text_for(lang, "img.standings")
+    sub = preset_title(view.preset, lang) + " · " + text_for(lang, "img.n_deals", n=n)
     if n > view.deal_count:
-        sub += text_for(lang, "extra", n=n - view.deal_count)
+        sub += text_for(lang, "img.extra", n=n - view.deal_count)
     dr.heading(d, (PAD, 54), title, sub, th, W - 2 * PAD - 140)
     if winners:
         trophy = dr.pill("★", 40, th.accent, th.accent_text, height=76)
@@ -255,7 +256,7 @@ def render_match_result_image(
     col_w = (gx1 - 16 - first_col) // 4
     d.text(
         (gx0 + 18, grid_top + 24),
-        text_for(lang, "col.deal"),
+        text_for(lang, "img.col.deal"),
         font=font(15, True),
         fill=th.dim,
         anchor="lm",
@@ -298,7 +299,7 @@ def render_match_result_image(
     d.line((gx0 + 12, ty, gx1 - 12, ty), fill=th.panel_border, width=2)
     d.text(
         (gx0 + 18, ty + 22),
-        text_for(lang, "col.total"),
+        text_for(lang, "img.col.total"),
         font=font(15, True),
         fill=th.dim,
         anchor="lm",
@@ -319,4 +320,4 @@ def render_match_result(
     view: MatchResultView, theme: str | Theme = "dark", lang: str = "en"
 ) -> bytes:
     """PNG bytes of the match result (or standings so far, when there is no winner yet)."""
-    return dr.to_png(render_match_result_image(view, theme, lang), get_theme(theme))
+    return to_png(render_match_result_image(view, theme, lang), get_theme(theme))

@@ -8,18 +8,21 @@ from PIL import Image, ImageDraw
 
 from . import draw as dr
 from .cards import card_shadowed, card_size, shadow_margin
+from .felt import H, W, background
 from .labels import suit_name, text_for, upper
-from .text import clean, fit, font
+from .png import to_png
+from .text import clean, fit, font, initials, wrap
 from .theme import Theme, get_theme
 from .views import Player, TableView, TrickView
 
-W, H = 960, 680
 CX, CY = W // 2, H // 2
-PLATE_W, PLATE_H = 296, 88
+PLATE_W, PLATE_H = 300, 118
 MARGIN = 22
 CARD_W = 88
 MINI_W = 50
-AVATAR = 54
+AVATAR = 64
+# the smallest text of the picture: 9 px high when Discord shows it 360 px wide on a phone
+MIN_TEXT = 24
 
 BOTTOM, RIGHT, TOP, LEFT = 0, 1, 2, 3
 
@@ -37,11 +40,11 @@ TRICK_XY = {
     TOP: (CX, CY - 72),
     LEFT: (CX - 100, CY),
 }
-INFO_W, INFO_H = 282, 132
-CONTRACT_BOX = (MARGIN, MARGIN, MARGIN + INFO_W, MARGIN + INFO_H)
+INFO_W, INFO_H = 282, 150
+CONTRACT_BOX = (MARGIN, MARGIN, MARGIN + INFO_W, MARGIN + INFO_H + 26)
 DEAL_BOX = (W - MARGIN - INFO_W, MARGIN, W - MARGIN, MARGIN + INFO_H)
 STATUS_BOX = (MARGIN, H - MARGIN - INFO_H, MARGIN + INFO_W, H - MARGIN)
-LAST_BOX = (W - MARGIN - INFO_W, H - MARGIN - 150, W - MARGIN, H - MARGIN)
+LAST_BOX = (W - MARGIN - INFO_W, H - MARGIN - 196, W - MARGIN, H - MARGIN)
 
 KNOWN_PRESETS = ("standard", "classic", "esli", "koz-maca", "kanli")
 
@@ -53,39 +56,13 @@ def position(seat: int, viewer: int) -> int:
 
 def seat_fallback(seat: int, lang: str = "en") -> str:
     """What an empty name shows: "Seat 1"."""
-    return text_for(lang, "seat", n=seat + 1)
+    return text_for(lang, "img.seat", n=seat + 1)
 
 
 def preset_title(preset: str, lang: str = "en") -> str:
     if preset in KNOWN_PRESETS:
-        return text_for(lang, f"preset.{preset}")
+        return text_for(lang, f"img.preset.{preset}")
     return fit(clean(preset), 18, False, 200) or "Batak"
-
-
-@lru_cache(maxsize=8)
-def background(theme: Theme) -> Image.Image:
-    """The static part of the table picture: backdrop and felt (cached per theme)."""
-    im = Image.new("RGB", (W, H), theme.bg)
-    fx0, fy0, fx1, fy1 = 96, 64, W - 96, H - 64
-    fw, fh = fx1 - fx0, fy1 - fy0
-    dr.paste(im, dr.shadow((fw, fh), 170, theme.shadow_alpha, 10), (fx0 - 20, fy0 - 14))
-    # felt: a radial gradient from the centre colour to the edge, inside a darker rim
-    shape = dr.rounded((fw, fh), 170, (255, 255, 255, 255)).getchannel("A")
-    inner = dr.rounded((fw - 20, fh - 20), 160, (255, 255, 255, 255)).getchannel("A")
-    rim = Image.new("RGB", (fw, fh), theme.felt_edge)
-    grad = Image.radial_gradient("L").resize((fw, fh), Image.Resampling.BILINEAR)
-    felt = Image.composite(
-        Image.new("RGB", (fw, fh), theme.felt), Image.new("RGB", (fw, fh), theme.felt_centre), grad
-    )
-    inner_mask = Image.new("L", (fw, fh), 0)
-    inner_mask.paste(inner, (10, 10))
-    rim.paste(felt, (0, 0), inner_mask)
-    im.paste(rim, (fx0, fy0), shape)
-    # a thin inner line, like the stitching of a card table
-    line = dr.mix(theme.felt, theme.felt_text, 0.22)
-    ring = dr.rounded((fw - 44, fh - 44), 150, (0, 0, 0, 0), dr.rgba(line), 2)
-    dr.paste(im, ring, (fx0 + 22, fy0 + 22))
-    return im
 
 
 BOX_TEXT = (18, 14)  # where an info box's text starts, from the panel's corner
@@ -141,7 +118,6 @@ def draw_plate(
     player: Player,
     seat: int,
     main: str,
-    rest: str,
     main_colour: tuple[int, int, int],
     total: int,
     active: bool,
@@ -151,8 +127,8 @@ def draw_plate(
 ) -> None:
     """One seat's name plate with its top-left corner at ``xy``.
 
-    Line one is the name; line two ``main`` (bold) and ``rest`` (small) on the
-    left, for tricks or the last call, and the match total on the right. Only the
+    Line one is the name; line two ``main`` (bold), the tricks and what the seat
+    still needs, or the last call; line three the match total. Only the
     empty panel is cached: with many tables, pictures of whole plates would fill
     the memory and rarely be drawn twice.
     """
@@ -161,60 +137,46 @@ def draw_plate(
     d = ImageDraw.Draw(im)
     ax, ay = x + 16, y + (PLATE_H - AVATAR) // 2
     dr.paste(
-        im, dr.player_avatar(AVATAR, player.name, player.initials, player.avatar_colour), (ax, ay)
+        im,
+        dr.player_avatar(
+            AVATAR, player.name, player.initials, player.avatar_colour, square=player.is_bot
+        ),
+        (ax, ay),
     )
     if dealer:
         chip = dr.pill(
-            text_for(lang, "dealer_chip"), 15, theme.text, theme.panel, height=24, pad_x=6
+            text_for(lang, "img.dealer_chip"), MIN_TEXT, theme.text, theme.panel, height=32, pad_x=8
         )
-        dr.paste(im, chip, (ax + AVATAR - 18, ay + AVATAR - 20))
-    if player.is_bot:
-        chip = dr.pill(text_for(lang, "bot"), 11, theme.dim, theme.panel, height=18, pad_x=5)
-        dr.paste(im, chip, (ax + (AVATAR - chip.width) // 2, ay - 9))
+        dr.paste(im, chip, (ax + AVATAR - 28, ay + AVATAR - 24))
     tx = ax + AVATAR + 12
     max_w = x + PLATE_W - tx - 14
-    dr.name_text(d, (tx, y + 14), player.name, 24, theme.text, max_w, seat_fallback(seat, lang))
-    # second line: tricks (or the last call) on the left, match total on the right
-    y2 = y + 64
-    right = x + PLATE_W - 16
-    pts = text_for(lang, "pts")
-    d.text((right, y2), pts, font=font(15), fill=theme.dim, anchor="rs")
-    score = dr.signed(total)
-    sx = right - font(15).getlength(pts) - 5
-    d.text((sx, y2), score, font=font(22, True), fill=theme.text, anchor="rs")
-    room = int(sx - font(22, True).getlength(score) - 12 - tx)
-    main = fit(main, 22, True, room)
-    d.text((tx, y2), main, font=font(22, True), fill=main_colour, anchor="ls")
-    mw = font(22, True).getlength(main) + 5
-    if rest and mw + 20 < room:
-        d.text(
-            (tx + mw, y2),
-            fit(rest, 15, False, int(room - mw)),
-            font=font(15),
-            fill=theme.dim,
-            anchor="ls",
-        )
+    dr.name_text(
+        d, (tx, y + 12), player.name, MIN_TEXT, theme.text, max_w, seat_fallback(seat, lang)
+    )
+    # second line: tricks (or the last call); third: the match total
+    main = fit(main, MIN_TEXT, True, max_w)
+    d.text((tx, y + 68), main, font=font(MIN_TEXT, True), fill=main_colour, anchor="ls")
+    points = fit(text_for(lang, "img.points", n=total), MIN_TEXT, False, max_w)
+    d.text((tx, y + 102), points, font=font(MIN_TEXT), fill=theme.dim, anchor="ls")
 
 
-def _line2(
-    view: TableView, seat: int, theme: Theme, lang: str
-) -> tuple[str, str, tuple[int, int, int]]:
-    """(bold part, small part, colour) of a plate's second line."""
+def _line2(view: TableView, seat: int, theme: Theme, lang: str) -> tuple[str, tuple[int, int, int]]:
+    """(text, colour) of a plate's second line: "2 · needs 3", "Bid 7", "Pass"."""
     if view.phase == "auction":
         bids = [b for s, b in view.calls if s == seat]
         if not bids:
-            return "—", "", theme.dim
+            return "—", theme.dim
         last = bids[-1]
         if last is None:
-            return text_for(lang, "pass"), "", theme.dim
-        return text_for(lang, "bid_line", n=last), "", theme.text
+            return text_for(lang, "img.pass"), theme.dim
+        return text_for(lang, "img.bid_line", n=last), theme.text
     target = view.targets[seat]
     won = view.team_tricks(seat)
-    word = text_for(lang, "team_tricks" if view.partnership else "tricks")
     if target is None:
-        return str(won), word, theme.text
-    colour = theme.good if won >= target else theme.text
-    return f"{won}/{target}", word, colour
+        return text_for(lang, "img.n_tricks", n=won), theme.text
+    if won >= target:
+        return text_for(lang, "img.tricks_made", won=won), theme.good
+    return text_for(lang, "img.tricks_need", won=won, n=target - won), theme.text
 
 
 def _draw_contract(
@@ -233,66 +195,71 @@ def _draw_contract(
     bx, by = CONTRACT_BOX[0] - 12, CONTRACT_BOX[1] - 12  # the box sprite's corner
     w = INFO_W
     d = ImageDraw.Draw(im)
-    label = text_for(lang, "contract")
-    d.text((ox, oy + 12), label, font=font(15, True), fill=theme.dim, anchor="ls")
+    small = font(MIN_TEXT)
+    label = text_for(lang, "img.contract")
     chip = 60
-    chip_cx = bx + 12 + w - 62
-    top = by + 12 + 16
+    chip_cx = bx + 12 + w - 50
+    top = by + 12 + 40
+    room = chip_cx - chip // 2 - ox - 8
+    if forced and holder is not None:  # the red tag takes the label's place
+        tag = dr.pill(
+            upper(lang, text_for(lang, "img.forced")),
+            MIN_TEXT,
+            theme.bad,
+            (255, 255, 255),
+            height=32,
+            pad_x=8,
+        )
+        dr.paste(im, tag, (ox - 4, oy - 6))
+    else:
+        d.text(
+            (ox, oy + 18),
+            fit(label, MIN_TEXT, True, w - 36),
+            font=font(MIN_TEXT, True),
+            fill=theme.dim,
+            anchor="ls",
+        )
     if trump is not None:
         dr.paste(
             im,
             dr.suit_chip(trump, chip, four_colour, theme.panel_border),
             (chip_cx - chip // 2, top),
         )
-        note = text_for(lang, "trump_broken" if trump_broken else "trump")
-        d.text(
-            (chip_cx, top + chip + 8),
-            fit(note, 14, False, 120),
-            font=font(14),
-            fill=theme.dim,
-            anchor="mt",
-        )
+        if trump_broken:
+            note = fit(text_for(lang, "img.trump_broken"), MIN_TEXT, False, w - 36)
+            d.text((ox, oy + 146), note, font=small, fill=theme.dim, anchor="ls")
     if holder is None:
+        room = room if trump is not None else w - 36
         d.text(
-            (ox, oy + 30),
-            text_for(lang, "not_yet"),
+            (ox, oy + 34),
+            fit(text_for(lang, "img.not_yet"), 26, True, room),
             font=font(26, True),
             fill=theme.text,
             anchor="lt",
         )
         sub = (
-            text_for(lang, "fixed_trump", suit=suit_name(lang, trump).capitalize())
+            text_for(lang, "img.fixed_trump", suit=suit_name(lang, trump).capitalize())
             if trump is not None
-            else text_for(lang, "auction_running")
+            else text_for(lang, "img.auction_running")
         )
         d.text(
-            (ox, oy + 66),
-            fit(sub, 17, False, chip_cx - chip // 2 - ox - 8),
-            font=font(17),
-            fill=theme.dim,
-            anchor="lt",
+            (ox, oy + 88), fit(sub, MIN_TEXT, False, room), font=small, fill=theme.dim, anchor="ls"
         )
         return
-    d.text((ox, oy + 24), str(bid), font=font(48, True), fill=theme.accent, anchor="lt")
+    d.text((ox, oy + 28), str(bid), font=font(48, True), fill=theme.accent, anchor="lt")
     bw = font(48, True).getlength(str(bid))
-    d.text(
-        (ox + bw + 8, oy + 64), text_for(lang, "tricks"), font=font(17), fill=theme.dim, anchor="ls"
-    )
-    room = chip_cx - chip // 2 - ox - 8
+    word = fit(text_for(lang, "img.tricks_word", n=bid), MIN_TEXT, False, int(room - bw - 8))
+    d.text((ox + bw + 8, oy + 72), word, font=small, fill=theme.dim, anchor="ls")
     dr.name_text(
         d,
-        (ox, oy + 84),
+        (ox, oy + 80),
         holder.name,
-        19,
+        MIN_TEXT,
         theme.text,
         room,
         seat_fallback(holder_seat, lang),
         bold=True,
     )
-    if forced:
-        tag = dr.pill(text_for(lang, "forced"), 13, theme.bad, (255, 255, 255), height=22, pad_x=8)
-        lw = font(15, True).getlength(label)
-        dr.paste(im, tag, (ox + int(lw) + 10, oy - 4))
     if trump is None:
         slot = dr.rounded((chip, chip), 10, (0, 0, 0, 0), dr.rgba(theme.faint), 2, dash=True)
         dr.paste(im, slot, (chip_cx - chip // 2, top))
@@ -307,27 +274,29 @@ def _deal_box(
     img, ox, oy = _box(theme, (x1 - x0, y1 - y0)).copy(), 12 + BOX_TEXT[0], 12 + BOX_TEXT[1]
     w = INFO_W
     d = ImageDraw.Draw(img)
-    d.text((ox, oy + 12), text_for(lang, "deal"), font=font(15, True), fill=theme.dim, anchor="ls")
+    bold = font(MIN_TEXT, True)
+    d.text((ox, oy + 18), text_for(lang, "img.deal"), font=bold, fill=theme.dim, anchor="ls")
     num = str(deal_number)
-    d.text((ox, oy + 24), num, font=font(48, True), fill=theme.text, anchor="lt")
+    d.text((ox, oy + 28), num, font=font(48, True), fill=theme.text, anchor="lt")
     nw = font(48, True).getlength(num)
-    of = text_for(lang, "of_n_extra" if deal_number > deal_count else "of_n", n=deal_count)
-    d.text((ox + nw + 8, oy + 64), of, font=font(17), fill=theme.dim, anchor="ls")
+    of = text_for(lang, "img.of_n_extra" if deal_number > deal_count else "img.of_n", n=deal_count)
+    of = fit(of, MIN_TEXT, False, int(w - 36 - nw - 8))
+    d.text((ox + nw + 8, oy + 72), of, font=font(MIN_TEXT), fill=theme.dim, anchor="ls")
     d.text(
-        (ox, oy + 84),
-        fit(preset_title(preset, lang), 19, True, w - 36),
-        font=font(19, True),
+        (ox, oy + 88),
+        fit(preset_title(preset, lang), MIN_TEXT, True, w - 36),
+        font=bold,
         fill=theme.text,
         anchor="lt",
     )
     if partnership:
         for team in (0, 1):
-            dot = dr.rounded((14, 14), 7, dr.rgba(theme.team_colours[team]))
-            img.alpha_composite(dot, (12 + w - 120 + team * 56, oy + 4))
+            dot = dr.rounded((16, 16), 8, dr.rgba(theme.team_colours[team]))
+            img.alpha_composite(dot, (12 + w - 110 + team * 50, oy + 4))
             d.text(
-                (12 + w - 100 + team * 56, oy + 11),
+                (12 + w - 90 + team * 50, oy + 12),
                 "AB"[team],
-                font=font(15, True),
+                font=bold,
                 fill=theme.dim,
                 anchor="lm",
             )
@@ -338,76 +307,64 @@ def _draw_last_trick(
     im: Image.Image,
     theme: Theme,
     trick: TrickView,
+    players: tuple[Player, ...],
     viewer: int,
-    winner: Player | None,
     four_colour: bool,
     lang: str,
-    names: tuple[str, ...] | None = None,
+    spectator: bool = False,
 ) -> None:
-    """The last trick, cards in seat order from the viewer.
-
-    Under each card: "you / right / across / left" for a player's own view, or
-    the player's name (``names``, by seat) on the public, spectator picture.
-    """
+    """The last trick, cards in seat order from the viewer (you, right, across, left), each
+    over its player's initials (the viewer's own: "you", unless ``spectator``) in the
+    colour of their avatar; the winner's card ringed, its name below."""
     ox, oy = _draw_box(im, theme, LAST_BOX)
     bx = LAST_BOX[0] - 12  # the box sprite's left edge
     w = INFO_W
     d = ImageDraw.Draw(im)
-    title = text_for(lang, "last_trick")
-    d.text((ox, oy + 12), title, font=font(15, True), fill=theme.dim, anchor="ls")
-    if winner is not None and trick.winner is not None:
-        tw = font(15, True).getlength(title + " ")
-        d.text((ox + tw + 4, oy + 12), "→", font=font(15, True), fill=theme.text, anchor="ls")
-        aw = font(15, True).getlength("→ ")
-        dr.name_text(
-            d,
-            (ox + tw + 4 + aw, oy + 12),
-            winner.name,
-            15,
-            theme.text,
-            int(w - 36 - tw - 4 - aw),
-            seat_fallback(trick.winner, lang),
-            bold=True,
-            anchor="ls",
-        )
-    # the cards in seat order from the viewer (you, right, across, left), like the table
+    bold = font(MIN_TEXT, True)
+    title = fit(text_for(lang, "img.last_trick"), MIN_TEXT, True, w - 36)
+    d.text((ox, oy + 18), title, font=bold, fill=theme.dim, anchor="ls")
     by_seat = trick.by_seat()
     m = shadow_margin(MINI_W)
     cw, ch = card_size(MINI_W)
     gap = 12
     sx = bx + 12 + (w - (4 * cw + 3 * gap)) // 2
+    y = oy + 32
     for i in range(4):
         seat = (viewer + i) % 4
         code = by_seat.get(seat)
         if code is None:
             continue
-        x, y = sx + i * (cw + gap), oy + 30
+        x = sx + i * (cw + gap)
         if seat == trick.winner:
             ring = dr.rounded((cw + 8, ch + 8), 9, (0, 0, 0, 0), dr.rgba(theme.accent), 3)
             dr.paste(im, ring, (x - 4, y - 4))
         dr.paste(
             im, card_shadowed(code, MINI_W, four_colour, 0.0, theme.shadow_alpha), (x - m, y - m)
         )
-        if names is None:
-            d.text(
-                (x + cw / 2, y + ch + 6),
-                text_for(lang, f"pos.{i}"),
-                font=font(13),
-                fill=theme.dim,
-                anchor="mt",
-            )
+        p = players[seat]
+        if i == 0 and not spectator:
+            who, colour = text_for(lang, "img.pos.0"), theme.text
         else:
-            dr.name_text(
-                d,
-                (x + cw / 2, y + ch + 6),
-                names[seat],
-                13,
-                theme.dim,
-                cw + gap - 2,
-                seat_fallback(seat, lang),
-                bold=False,
-                anchor="mt",
-            )
+            who = clean(p.initials)[:2].upper() if p.initials else initials(p.name)
+            colour = dr.mix(p.avatar_colour, theme.text, 0.25)
+        who = fit(who, MIN_TEXT, True, cw + gap - 2)
+        d.text((x + cw / 2, y + ch + 8), who, font=bold, fill=colour, anchor="mt")
+    if trick.winner is not None:
+        arrow = "→ "
+        aw = bold.getlength(arrow)
+        ny = y + ch + 62
+        d.text((ox, ny), arrow, font=bold, fill=theme.text, anchor="ls")
+        dr.name_text(
+            d,
+            (ox + aw, ny),
+            players[trick.winner].name,
+            MIN_TEXT,
+            theme.text,
+            int(w - 36 - aw),
+            seat_fallback(trick.winner, lang),
+            bold=True,
+            anchor="ls",
+        )
 
 
 @lru_cache(maxsize=64)
@@ -420,48 +377,44 @@ def _status(im: Image.Image, view: TableView, th: Theme, lang: str) -> None:
     """The bottom-left box: whose turn it is and what they are doing, or the deal's end."""
     sx, sy = _draw_box(im, th, STATUS_BOX)
     d = ImageDraw.Draw(im)
+    small, bold = font(MIN_TEXT), font(MIN_TEXT, True)
+    room = INFO_W - 36
     seat = view.to_act
     if view.phase == "done" or seat is None:
-        d.text(
-            (sx, sy + 12), text_for(lang, "status"), font=font(15, True), fill=th.dim, anchor="ls"
-        )
+        d.text((sx, sy + 18), text_for(lang, "img.status"), font=bold, fill=th.dim, anchor="ls")
         d.text(
             (sx, sy + 34),
-            text_for(lang, "deal_over"),
+            fit(text_for(lang, "img.deal_over"), 26, True, room),
             font=font(26, True),
             fill=th.text,
             anchor="lt",
         )
-        played = text_for(lang, "tricks_played", n=sum(view.tricks_won))
-        d.text((sx, sy + 74), played, font=font(18), fill=th.dim, anchor="lt")
+        played = text_for(lang, "img.tricks_played", n=sum(view.tricks_won))
+        for i, line in enumerate(wrap(played, MIN_TEXT, False, room, 2)):
+            d.text((sx, sy + 96 + 30 * i), line, font=small, fill=th.dim, anchor="ls")
         return
-    d.text((sx, sy + 12), text_for(lang, "turn"), font=font(15, True), fill=th.dim, anchor="ls")
+    d.text((sx, sy + 18), text_for(lang, "img.turn"), font=bold, fill=th.dim, anchor="ls")
     p = view.players[seat]
-    dr.paste(
-        im, dr.player_avatar(40, p.name, p.initials, p.avatar_colour, th.accent), (sx, sy + 30)
-    )
     dr.name_text(
-        d,
-        (sx + 52, sy + 50),
-        p.name,
-        24,
-        th.text,
-        INFO_W - 36 - 52,
-        seat_fallback(seat, lang),
-        anchor="lm",
+        d, (sx, sy + 52), p.name, MIN_TEXT, th.text, room, seat_fallback(seat, lang), anchor="ls"
     )
-    verb = text_for(lang, f"act.{view.phase}")
+    verb = text_for(lang, f"img.act.{view.phase}")
     if view.phase == "auction":
         high = max((b for _, b in view.calls if b is not None), default=None)
-        detail = text_for(lang, "no_bid") if high is None else text_for(lang, "high_bid_n", n=high)
-        line = f"{verb} · {detail}"
+        detail = (
+            text_for(lang, "img.no_bid")
+            if high is None
+            else text_for(lang, "img.high_bid_n", n=high)
+        )
     elif view.phase == "trump":
-        line = verb
+        detail = ""
     else:
-        line = f"{verb} · " + text_for(lang, "trick_n", n=min(sum(view.tricks_won) + 1, 13))
-    d.text(
-        (sx, sy + 86), fit(line, 18, False, INFO_W - 36), font=font(18), fill=th.dim, anchor="lt"
-    )
+        detail = text_for(lang, "img.trick_n", n=min(sum(view.tricks_won) + 1, 13))
+    d.text((sx, sy + 84), fit(verb, MIN_TEXT, False, room), font=small, fill=th.dim, anchor="ls")
+    if detail:
+        d.text(
+            (sx, sy + 114), fit(detail, MIN_TEXT, False, room), font=small, fill=th.dim, anchor="ls"
+        )
 
 
 def render_table_image(
@@ -493,14 +446,16 @@ def render_table_image(
                 (px - cw // 2 - m, py - ch // 2 - m),
             )
         px, py = TRICK_XY[position(trick.leader, viewer)]
-        tag = dr.pill(text_for(lang, "lead"), 12, th.accent, th.accent_text, height=20, pad_x=7)
-        dr.paste(im, tag, (px - tag.width // 2, py - ch // 2 - tag.height // 2))
+        tag = dr.pill(
+            text_for(lang, "img.lead"), MIN_TEXT, th.accent, th.accent_text, height=32, pad_x=8
+        )
+        dr.paste(im, tag, (px - tag.width // 2, py + ch // 2 - tag.height // 2))
 
     # seats, with their tags (contract holder, seat to act) on the plate's edge
     c = view.contract
     for seat in range(4):
         pos = position(seat, viewer)
-        main, rest, colour = _line2(view, seat, th, lang)
+        main, colour = _line2(view, seat, th, lang)
         team = seat % 2 if view.partnership else None
         active = view.to_act == seat and view.phase != "done"
         x, y = PLATE_XY[pos]
@@ -511,7 +466,6 @@ def render_table_image(
             view.players[seat],
             seat,
             main,
-            rest,
             colour,
             view.totals[seat],
             active,
@@ -523,16 +477,24 @@ def render_table_image(
         if c is not None and c.seat == seat:
             tags.append(
                 dr.pill(
-                    text_for(lang, "bid_tag", n=c.bid), 14, th.accent, th.accent_text, height=24
+                    text_for(lang, "img.bid_tag", n=c.bid),
+                    MIN_TEXT,
+                    th.accent,
+                    th.accent_text,
+                    height=34,
                 )
             )
         if active:
-            act = upper(lang, text_for(lang, f"act.{view.phase}"))
-            tags.append(dr.pill("▶ " + act, 14, th.text, th.panel, height=24))
+            act = upper(lang, text_for(lang, f"img.act.{view.phase}"))
+            tag = dr.pill("▶ " + act, MIN_TEXT, th.text, th.panel, height=34)
+            if sum(t.width + 6 for t in tags) + tag.width > PLATE_W - 28:
+                # no room on the plate's edge: the arrow alone (the status box says the rest)
+                tag = dr.pill("▶", MIN_TEXT, th.text, th.panel, height=34)
+            tags.append(tag)
         tx = x + PLATE_W - 14
         for tag in tags:
             tx -= tag.width
-            ty = y - tag.height // 2 if pos != TOP else y + PLATE_H - tag.height // 2
+            ty = y - tag.height // 2 if pos != TOP else y + PLATE_H + 4
             dr.paste(im, tag, (tx, ty))
             tx -= 6
 
@@ -556,9 +518,7 @@ def render_table_image(
     _status(im, view, th, lang)
     last = view.last_trick
     if last is not None and last.cards:
-        winner = view.players[last.winner] if last.winner is not None else None
-        names = tuple(p.name for p in view.players) if view.spectator else None
-        _draw_last_trick(im, th, last, viewer, winner, four_colour, lang, names)
+        _draw_last_trick(im, th, last, view.players, viewer, four_colour, lang, view.spectator)
     return im
 
 
@@ -566,4 +526,4 @@ def render_table(
     view: TableView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
 ) -> bytes:
     """PNG bytes of the table picture for ``view`` (960×680)."""
-    return dr.to_png(render_table_image(view, theme, four_colour, lang), get_theme(theme))
+    return to_png(render_table_image(view, theme, four_colour, lang), get_theme(theme))

@@ -182,3 +182,28 @@ def fit(text: str, size: int, bold: bool, max_width: int) -> str:
 def display_name(name: str, size: int, bold: bool, max_width: int, fallback: str) -> str:
     """Clean ``name`` and fit it to ``max_width``; ``fallback`` when it is empty."""
     return fit(clean(name, fallback), size, bold, max_width)
+
+
+def fit_size(text: str, size: int, bold: bool, max_width: int, smallest: int = 10) -> int:
+    """The largest font size from ``size`` down to ``smallest`` at which ``text`` fits
+    ``max_width`` (``smallest`` when none does; :func:`fit` then shortens it)."""
+    for s in range(size, smallest - 1, -1):
+        if font(s, bold).getlength(text) <= max_width:
+            return s
+    return smallest
+
+
+def wrap(text: str, size: int, bold: bool, max_width: int, max_lines: int) -> list[str]:
+    """``text`` broken at spaces into at most ``max_lines`` lines of ``max_width``; the
+    last line is shortened with "…" when the words do not fit."""
+    f = font(size, bold)
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < max_lines - 1:
+        line = words.pop(0)
+        while words and f.getlength(line + " " + words[0]) <= max_width:
+            line += " " + words.pop(0)
+        lines.append(fit(line, size, bold, max_width))
+    if words:
+        lines.append(fit(" ".join(words), size, bold, max_width))
+    return lines

@@ -81,3 +81,7 @@ def get_theme(theme: str | Theme) -> Theme:
         return THEMES[theme]
     except KeyError:
         raise ValueError(f"unknown theme {theme!r}; choose from {sorted(THEMES)}") from None
+
+
+# medal colours of the first three places (leaderboard)
+MEDALS: dict[int, Colour] = {1: (236, 184, 40), 2: (176, 184, 196), 3: (205, 127, 70)}

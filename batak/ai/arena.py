@@ -21,8 +21,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from batak.ai import make_player
+from batak.ai.base import Player
 from batak.deal import Action, Bid, ChooseTrump, Deal, Pass, Phase
-from batak.players import Player, make_player
 from batak.rules import Rules
 from batak.seeds import deal_seed
 

@@ -2,7 +2,7 @@
 
 The number of tricks a hand takes as contract holder with a given trump is
 modelled as a normal distribution whose mean is a linear function of the
-rule-of-thumb count :func:`batak.players.estimate_tricks`; the coefficients
+rule-of-thumb count :func:`batak.ai.easy.estimate_tricks`; the coefficients
 (``MODELS``) were fitted by self-play (see :func:`batak.ai.calibrate`). A bid is
 worth its expected utility (own score minus the mean of the others, as in
 play), compared with the expected utility of defending against someone else.
@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from batak.ai.easy import estimate_tricks
 from batak.cards import SUITS, CardMask, Suit
 from batak.deal import BIDS, PASS, Action, Bid, Observation
-from batak.players import estimate_tricks
 from batak.rules import Rules
 
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from batak.ai.bidding import BidChoice, choose_bid, choose_trump, model_for, tricks_mean
+from batak.ai.easy import best_trump, estimate_tricks
 from batak.ai.knowledge import Knowledge, infer, sample_hands, sample_unconstrained
 from batak.ai.sim import (
     Solver,
@@ -37,7 +38,6 @@ from batak.ai.sim import (
 )
 from batak.cards import SUITS, CardMask, Suit
 from batak.deal import PLAYS, TRUMPS, Action, Observation, Phase, Play
-from batak.players import best_trump, estimate_tricks
 
 PLAYS_PER_SECOND = 250_000
 """Simulated card plays per second of budget (a conservative figure for one

@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 import random
 
+from batak.ai import make_player
+from batak.ai.easy import best_trump, estimate_tricks
 from batak.cards import SUITS
 from batak.deal import BIDS, PASS, TRUMPS, Deal, Phase
-from batak.players import best_trump, estimate_tricks, make_player
 from batak.rules import Rules
 
 

@@ -15,14 +15,15 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, Literal, get_args
 
 from batak.ai.bidding import bid_value, model_for
 from batak.ai.bots import HardPlayer
-from batak.ai.sim import trick_best
 from batak.cards import ABOVE, FULL_DECK, SUIT_MASKS, Suit, card_label
 from batak.deal import PASS, PLAYS, TRUMPS, Action, Bid, Observation, Phase, Play
+from batak.play import trick_best
 
-HINT_KINDS = (
+HintKind = Literal[
     "bid",  # bid: expected tricks with the best trump and the chance of making it
     "bid-forced",  # the dealer must bid: the cheapest bid
     "pass",  # even the lowest bid is not worth it
@@ -37,7 +38,10 @@ HINT_KINDS = (
     "win",  # take the trick
     "duck",  # could win but keep the high card
     "discard",  # cannot win: throw the least useful card
-)
+]
+"""Why a hint suggests its action; translations are keyed by it."""
+
+HINT_KINDS: Final[tuple[HintKind, ...]] = get_args(HintKind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +57,7 @@ class Hint:
     """
 
     action: Action
-    kind: str
+    kind: HintKind
     tricks: float | None = None
     chance: float | None = None
     bid: int | None = None
@@ -108,6 +112,7 @@ def _bid_hint(obs: Observation, bot: HardPlayer) -> Hint:
     action = choice.action
     rules = obs.rules
     forced_to_bid = PASS not in obs.legal
+    kind: HintKind
     if obs.hand is None:
         lowest = min((a.tricks for a in obs.legal if isinstance(a, Bid)), default=None)
         make = None
@@ -185,6 +190,7 @@ def _play_hint(obs: Observation, bot: HardPlayer) -> Hint:
         if isinstance(a, Play):
             legal |= 1 << a.card
     unseen = FULL_DECK & ~obs.played & ~obs.hand
+    kind: HintKind
     if not obs.trick:
         if tmask >> card & 1 and holder_side and unseen & tmask:
             kind = "draw-trumps"

@@ -11,6 +11,9 @@ make some inferences exact:
 * a seat that trumped under a higher trump holds no trump above it;
 * a seat that led trump before trump was broken held only trumps.
 
+Each inference is :func:`batak.play.excluded_by_play`, the inverse of the
+engine's own legality rule, so the two cannot drift apart.
+
 The ``legal`` sets stored in :class:`~batak.deal.Trick` are never read: they
 describe other seats' hands, which a fair player may not see.
 """
@@ -20,9 +23,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from batak.cards import ABOVE, FULL_DECK, SUIT_MASKS, CardMask
+from batak.cards import FULL_DECK, SUIT_MASKS, CardMask
 from batak.deal import Observation
-from batak.rules import Rules
+from batak.play import add_card, breaks_trump, broken_at_start, excluded_by_play, lead_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,18 +48,6 @@ class Knowledge:
         return bool(self.possible[seat] & cards)
 
 
-def _broken_after(
-    rules: Rules, broken: bool, led_trump: bool, card_is_trump: bool, first: bool
-) -> bool:
-    if broken or not card_is_trump:
-        return broken
-    if rules.trump_lead == "after-trump-played":
-        return True
-    if rules.trump_lead == "after-ruff":
-        return not first and not led_trump
-    return True
-
-
 def exclusions(obs: Observation) -> list[CardMask]:
     """For each seat, the cards the rules prove it cannot hold (played or not)."""
     excluded = [0, 0, 0, 0]
@@ -65,46 +56,23 @@ def exclusions(obs: Observation) -> list[CardMask]:
         return excluded
     rules = obs.rules
     tmask = SUIT_MASKS[trump]
-    broken = rules.trump_lead == "free"
+    overtake = rules.overtake_when_trumped
+    lead_rule = lead_code(rules.trump_lead)
+    broken = broken_at_start(lead_rule)
     tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, t.cards) for t in obs.tricks]
     if obs.trick:
         assert obs.trick_leader is not None
         tricks.append((obs.trick_leader, obs.trick))
     for leader, cards in tricks:
-        led = cards[0]
-        led_suit = led // 13
-        led_mask = SUIT_MASKS[led_suit]
-        led_is_trump = bool(tmask >> led & 1)
-        led_high = led
-        trump_high = led if led_is_trump else -1
-        if led_is_trump and not broken:
-            # Led trump before it was broken: held only trumps then.
-            excluded[leader] |= FULL_DECK & ~tmask
-        broken = _broken_after(rules, broken, led_is_trump, led_is_trump, True)
-        for i in range(1, len(cards)):
+        led, led_high, trump_high = -1, -1, -1
+        for i, card in enumerate(cards):
             seat = (leader + i) % 4
-            card = cards[i]
-            is_trump = bool(tmask >> card & 1)
-            if card // 13 == led_suit:
-                duty = not (
-                    trump_high >= 0 and not rules.overtake_when_trumped and not led_is_trump
-                )
-                if duty and card < led_high:
-                    excluded[seat] |= ABOVE[led_high]
-                if card > led_high:
-                    led_high = card
-                    if led_is_trump:
-                        trump_high = card
-            else:
-                excluded[seat] |= led_mask
-                if is_trump:
-                    if trump_high >= 0 and card < trump_high:
-                        excluded[seat] |= ABOVE[trump_high]
-                    if card > trump_high:
-                        trump_high = card
-                else:
-                    excluded[seat] |= tmask
-            broken = _broken_after(rules, broken, led_is_trump, is_trump, False)
+            excluded[seat] |= excluded_by_play(
+                card, led, led_high, trump_high, tmask, broken, overtake
+            )
+            if not broken and breaks_trump(lead_rule, tmask, led, card):
+                broken = True
+            led, led_high, trump_high = add_card(led, led_high, trump_high, card, tmask)
     return excluded
 
 

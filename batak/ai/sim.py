@@ -3,7 +3,8 @@
 These functions work on a bare position (four hand masks, the trick on the
 table, the trump mask, whether trump is broken, tricks won) rather than on a
 :class:`~batak.deal.Deal`, so that thousands of play-outs fit in a decision.
-The legality rules are those of :mod:`batak.deal` (a test checks they agree).
+The rules (legal cards, trump breaking, trick winners) are those of
+:mod:`batak.play`, the same functions the engine uses.
 
 The card policy :func:`policy_card` takes, for every other seat, the set of
 cards that seat *may* hold. Given the true hands it is a perfect-information
@@ -17,17 +18,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from batak.cards import ABOVE, SUIT_MASKS, CardMask
-from batak.deal import score_deal
+from batak.play import (
+    breaking_cards,
+    lead_code,
+    legal_mask,
+    trick_best,
+)
 from batak.rules import Rules
+from batak.scoring import Holding, score_deal
 
-LEAD_AFTER_TRUMP = 0
-LEAD_AFTER_RUFF = 1
-LEAD_FREE = 2
-_LEAD_CODES = {
-    "after-trump-played": LEAD_AFTER_TRUMP,
-    "after-ruff": LEAD_AFTER_RUFF,
-    "free": LEAD_FREE,
-}
 _RANK_ORDER = tuple(c % 13 for c in range(52))
 
 
@@ -43,6 +42,8 @@ class Table:
     lead_rule: int
     overtake: bool
     partnership: bool
+    breaking: tuple[CardMask, ...]
+    """:func:`batak.play.breaking_cards` of this trump and rule."""
 
     @classmethod
     def of(cls, rules: Rules, trump: int, holder: int, bid: int) -> Table:
@@ -52,9 +53,10 @@ class Table:
             SUIT_MASKS[trump],
             holder,
             bid,
-            _LEAD_CODES[rules.trump_lead],
+            lead_code(rules.trump_lead),
             rules.overtake_when_trumped,
             rules.partnership,
+            breaking_cards(lead_code(rules.trump_lead), trump),
         )
 
     def friend(self, seat: int) -> int:
@@ -70,9 +72,7 @@ def utility_table(
     A seat's utility is its deal score minus the mean of the other three
     (in partnerships that is two thirds of the team's score difference).
     """
-    from batak.deal import Contract
-
-    contract = Contract(holder, bid, False, None)
+    contract = Holding(holder, bid)
     cache: dict[tuple[int, ...], tuple[float, float, float, float]] = {}
 
     def util(won: Sequence[int]) -> tuple[float, float, float, float]:
@@ -87,52 +87,6 @@ def utility_table(
         return got
 
     return util
-
-
-def legal_mask(
-    hand: CardMask, trick: Sequence[int], tmask: CardMask, broken: bool, overtake: bool
-) -> CardMask:
-    """The cards of ``hand`` that may be played to ``trick`` (as in the engine)."""
-    if not trick:
-        if not broken:
-            other = hand & ~tmask
-            if other:
-                return other
-        return hand
-    led = trick[0]
-    led_mask = SUIT_MASKS[led // 13]
-    follow = hand & led_mask
-    led_high = led
-    trump_high = led if tmask >> led & 1 else -1
-    for c in trick[1:]:
-        if c // 13 == led // 13 and c > led_high:
-            led_high = c
-        if tmask >> c & 1 and c > trump_high:
-            trump_high = c
-    if follow:
-        if trump_high >= 0 and not overtake and not tmask >> led & 1:
-            return follow
-        return (follow & ABOVE[led_high]) or follow
-    trumps = hand & tmask
-    if trumps:
-        if trump_high >= 0:
-            return (trumps & ABOVE[trump_high]) or trumps
-        return trumps
-    return hand
-
-
-def trick_best(trick: Sequence[int], tmask: CardMask) -> int:
-    """The index of the card winning ``trick`` so far."""
-    best = 0
-    b = trick[0]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        if c // 13 == b // 13:
-            if c > b:
-                best, b = i, c
-        elif tmask >> c & 1:
-            best, b = i, c
-    return best
 
 
 def cheapest(cards: CardMask, tmask: CardMask) -> int:
@@ -381,14 +335,7 @@ def play_one(
     n = len(trick)
     seat = (leader + n) % 4
     hands[seat] &= ~(1 << card)
-    if (
-        not broken
-        and tmask >> card & 1
-        and (
-            table.lead_rule == LEAD_AFTER_TRUMP
-            or (n and table.lead_rule == LEAD_AFTER_RUFF and not tmask >> trick[0] & 1)
-        )
-    ):
+    if not broken and table.breaking[trick[0] + 1 if n else 0] >> card & 1:
         broken = True
     trick.append(card)
     if n == 3:
@@ -458,21 +405,13 @@ class Solver:
         rest = hands[0] | hands[1] | hands[2] | hands[3]
         cands = distinct_cards(legal, rest)
         friend = table.friend(seat)
+        breaking = table.breaking[trick[0] + 1 if n else 0]
         best: tuple[int, ...] | None = None
         best_key: tuple[float, int] = (-1e9, -1)
         util = self.util
         for card in cands:
             hands[seat] = hand & ~(1 << card)
-            nb = broken
-            if (
-                not nb
-                and tmask >> card & 1
-                and (
-                    table.lead_rule == LEAD_AFTER_TRUMP
-                    or (n and table.lead_rule == LEAD_AFTER_RUFF and not tmask >> trick[0] & 1)
-                )
-            ):
-                nb = True
+            nb = broken or bool(breaking >> card & 1)
             trick.append(card)
             if n == 3:
                 winner = (leader + trick_best(trick, tmask)) % 4

@@ -7,22 +7,33 @@ click on a message sent before a restart still reaches the cog.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
+from discord.ext import commands
 
 from .codec import HAND_RE, TABLE_RE, hand_id, table_id
 
-if TYPE_CHECKING:
-    from ..batak_cog import BatakCog
+
+@runtime_checkable
+class ButtonHandler(Protocol):
+    """Who answers the clicks: the ``/batak`` cog (found by name on the bot)."""
+
+    async def on_hand_button(
+        self, interaction: discord.Interaction[Any], table_id: int, seat: int, move: int, code: str
+    ) -> None: ...
+
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, what: str
+    ) -> None: ...
 
 
-def _cog(interaction: discord.Interaction[Any]) -> BatakCog:
+def _handler(interaction: discord.Interaction[Any]) -> ButtonHandler:
     client = interaction.client
-    cog = client.get_cog("Batak") if hasattr(client, "get_cog") else None
-    if cog is None:
+    cog = client.get_cog("Batak") if isinstance(client, commands.Bot) else None
+    if not isinstance(cog, ButtonHandler):
         raise RuntimeError("the Batak cog is not loaded")
-    return cog  # type: ignore[no-any-return]
+    return cog
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_RE):
@@ -71,7 +82,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_R
         )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_hand_button(
+        await _handler(interaction).on_hand_button(
             interaction, self.table, self.seat, self.move, self.code
         )
 
@@ -112,7 +123,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         return cls(int(match["table"]), match["what"], label=getattr(item, "label", None) or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_table_button(interaction, self.table, self.what)
+        await _handler(interaction).on_table_button(interaction, self.table, self.what)
 
 
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:

@@ -18,7 +18,21 @@ its stored log through the engine.
 from .computer import computer_choice, hint_for, make_computer
 from .errors import IllegalMove, ServiceError, StaleAction
 from .listener import Event, NullListener, TableListener
-from .model import BOT_LEVELS, DAILY, TABLE, ActResult, ServiceConfig, Table, phase_of
+from .model import (
+    BOT_LEVELS,
+    DAILY,
+    TABLE,
+    Actor,
+    ActResult,
+    CloseReason,
+    Pace,
+    ServiceConfig,
+    Table,
+    TableSettings,
+    TableStatus,
+    as_pace,
+    phase_of,
+)
 from .tables import TableService
 
 __all__ = [
@@ -26,15 +40,21 @@ __all__ = [
     "DAILY",
     "TABLE",
     "ActResult",
+    "Actor",
+    "CloseReason",
     "Event",
     "IllegalMove",
     "NullListener",
+    "Pace",
     "ServiceConfig",
     "ServiceError",
     "StaleAction",
     "Table",
     "TableListener",
     "TableService",
+    "TableSettings",
+    "TableStatus",
+    "as_pace",
     "computer_choice",
     "hint_for",
     "make_computer",

@@ -8,7 +8,7 @@ from typing import Protocol
 from batak import Action
 from data import MatchSummary
 
-from .model import Table
+from .model import Actor, CloseReason, Table
 
 
 class TableListener(Protocol):
@@ -20,7 +20,7 @@ class TableListener(Protocol):
     async def turn_started(self, table: Table, seat: int) -> None:
         """A person is to act at ``seat`` (not sent for computer players)."""
 
-    async def action_applied(self, table: Table, seat: int, action: Action, actor: str) -> None:
+    async def action_applied(self, table: Table, seat: int, action: Action, actor: Actor) -> None:
         """An action was committed; ``actor`` is player, bot or timeout."""
 
     async def deal_finished(self, table: Table, index: int) -> None:
@@ -29,7 +29,7 @@ class TableListener(Protocol):
     async def match_finished(self, table: Table, summary: MatchSummary | None) -> None:
         """The match ended and was recorded (``summary`` is None for a daily match)."""
 
-    async def table_closed(self, table: Table, reason: str) -> None:
+    async def table_closed(self, table: Table, reason: CloseReason) -> None:
         """The table was cancelled (``reason``: cancelled, empty)."""
 
     async def seat_timed_out(
@@ -51,7 +51,7 @@ class NullListener:
     async def turn_started(self, table: Table, seat: int) -> None:
         return None
 
-    async def action_applied(self, table: Table, seat: int, action: Action, actor: str) -> None:
+    async def action_applied(self, table: Table, seat: int, action: Action, actor: Actor) -> None:
         return None
 
     async def deal_finished(self, table: Table, index: int) -> None:
@@ -60,7 +60,7 @@ class NullListener:
     async def match_finished(self, table: Table, summary: MatchSummary | None) -> None:
         return None
 
-    async def table_closed(self, table: Table, reason: str) -> None:
+    async def table_closed(self, table: Table, reason: CloseReason) -> None:
         return None
 
     async def seat_timed_out(

@@ -1,10 +1,11 @@
-"""The service's data: its settings and one open table."""
+"""The service's data: its settings, a table's stored settings, and one open table."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from batak import Action, Match, Observation, Rules
 from data import Game, MatchSummary, Seat
@@ -12,6 +13,194 @@ from data import Game, MatchSummary, Seat
 BOT_LEVELS = ("easy", "normal", "hard")
 DAILY = "daily"
 TABLE = "table"
+
+Pace = Literal["live", "async"]
+"""live: a short turn timer; async: a long one, and a ping on each turn."""
+TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
+"""A table's stored status (the store's schema allows these four)."""
+Actor = Literal["player", "bot", "timeout"]
+"""Who made a move: the person, a computer player, or the computer on a time-out."""
+CloseReason = Literal["cancelled", "empty"]
+"""Why a table closed before its end: cancelled by its host, or everyone left."""
+
+_STATUSES: dict[str, TableStatus] = {
+    "lobby": "lobby",
+    "playing": "playing",
+    "finished": "finished",
+    "cancelled": "cancelled",
+}
+
+
+def as_pace(value: str) -> Pace | None:
+    """``value`` as a pace, or None when it is none of them."""
+    if value == "live":
+        return "live"
+    if value == "async":
+        return "async"
+    return None
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _seconds(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return value if value >= 0 else None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if seconds >= 0 else None
+
+
+NotifyMode = Literal["needed", "every", "never"]
+NOTIFY_MODES: tuple[NotifyMode, ...] = ("needed", "every", "never")
+"""When a person is pinged for their turn: only when they cannot see it, every turn, never."""
+
+
+def as_notify(value: Any) -> NotifyMode | None:
+    for mode in NOTIFY_MODES:
+        if value == mode:
+            return mode
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class FormerSeat:
+    """A person who left a seat in play: their name stays on the moves before ``until``."""
+
+    seat: int
+    until: int
+    name: str
+
+
+def _former(raw: Any) -> tuple[FormerSeat, ...]:
+    out: list[FormerSeat] = []
+    for entry in raw if isinstance(raw, list) else []:
+        if not isinstance(entry, Mapping):
+            continue
+        seat, until = _int(entry.get("seat")), _int(entry.get("until"))
+        if seat is not None and 0 <= seat < 4 and until is not None:
+            out.append(FormerSeat(seat, until, str(entry.get("name") or "")))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """A table's settings, stored with its game as a JSON object (``Game.settings``).
+
+    :meth:`from_dict` reads every row stored so far: a missing or unreadable value
+    takes its default, keys it does not know are kept in :attr:`extra` and written
+    back by :meth:`to_dict`.
+    """
+
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    """The rule set, as :meth:`batak.Rules.to_dict` wrote it."""
+    pace: Pace = "live"
+    turn_timeout_s: float | None = None
+    """Seconds a person has for a turn; None: no timer (the daily match)."""
+    bot_level: str = "normal"
+    """The level of the computer players that fill seats or take over."""
+    language: str = "en"
+    """The language of the table's public messages."""
+    first_dealer: int = 0
+    seed: int | None = None
+    """The match's deal seed, set when the match starts."""
+    day: str | None = None
+    """The day (ISO date) of a daily match."""
+    rematch_of: int | None = None
+    """The table this one is the rematch of."""
+    notify: Mapping[str, NotifyMode] = field(default_factory=dict)
+    """Each seated person's notification setting (by user id), carried to their next
+    tables."""
+    former_seats: tuple[FormerSeat, ...] = ()
+    """People who left their seat during play (past tricks keep their names)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    _KEYS = (
+        "rules",
+        "pace",
+        "turn_timeout_s",
+        "bot_level",
+        "language",
+        "first_dealer",
+        "seed",
+        "day",
+        "rematch_of",
+        "notify",
+        "former_seats",
+    )
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> TableSettings:
+        rules = raw.get("rules")
+        first_dealer = _int(raw.get("first_dealer"))
+        day = raw.get("day")
+        return cls(
+            rules=dict(rules) if isinstance(rules, Mapping) else {},
+            pace=as_pace(str(raw.get("pace", "live"))) or "live",
+            turn_timeout_s=_seconds(raw.get("turn_timeout_s")),
+            bot_level=str(raw.get("bot_level") or "normal"),
+            language=str(raw.get("language") or "en"),
+            first_dealer=first_dealer if first_dealer is not None and 0 <= first_dealer < 4 else 0,
+            seed=_int(raw.get("seed")),
+            day=day if isinstance(day, str) else None,
+            rematch_of=_int(raw.get("rematch_of")),
+            notify={
+                str(k): mode
+                for k, v in (raw.get("notify") or {}).items()
+                if (mode := as_notify(v)) is not None
+            }
+            if isinstance(raw.get("notify"), Mapping)
+            else {},
+            former_seats=_former(raw.get("former_seats")),
+            extra={k: v for k, v in raw.items() if k not in cls._KEYS},
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object to store (optional values only when set)."""
+        out: dict[str, Any] = {
+            "rules": dict(self.rules),
+            "pace": self.pace,
+            "turn_timeout_s": self.turn_timeout_s,
+            "bot_level": self.bot_level,
+            "language": self.language,
+            "first_dealer": self.first_dealer,
+        }
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.day is not None:
+            out["day"] = self.day
+        if self.rematch_of is not None:
+            out["rematch_of"] = self.rematch_of
+        if self.notify:
+            out["notify"] = dict(self.notify)
+        if self.former_seats:
+            out["former_seats"] = [
+                {"seat": f.seat, "until": f.until, "name": f.name} for f in self.former_seats
+            ]
+        out.update(self.extra)
+        return out
+
+    def rule_set(self) -> Rules:
+        """The rules of the table (raises when the row holds none, or bad ones)."""
+        if not self.rules:
+            raise ValueError("the table's settings hold no rule set")
+        return Rules.from_dict(dict(self.rules))
+
+    def match_seed(self) -> int:
+        """The seed of a started match (raises when the row holds none)."""
+        if self.seed is None:
+            raise ValueError("the table's settings hold no seed")
+        return self.seed
 
 
 # ----------------------------------------------------------------------------- settings
@@ -44,6 +233,9 @@ class Table:
     """When the person to act runs out of time (Unix seconds), or None (no timer)."""
     deadline_move: int = -1
     """The move ``deadline`` belongs to."""
+    _settings: tuple[Game, TableSettings] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def id(self) -> int:
@@ -58,24 +250,29 @@ class Table:
         return self.game.kind == DAILY
 
     @property
-    def status(self) -> str:
-        return self.game.status
+    def status(self) -> TableStatus:
+        return _STATUSES[self.game.status]
 
     @property
     def seats(self) -> tuple[Seat, ...]:
         return self.game.seats
 
     @property
-    def settings(self) -> dict[str, Any]:
-        return self.game.settings
+    def settings(self) -> TableSettings:
+        """The stored settings, read once per stored row."""
+        cached = self._settings
+        if cached is None or cached[0] is not self.game:
+            cached = (self.game, TableSettings.from_dict(self.game.settings))
+            self._settings = cached
+        return cached[1]
 
     @property
-    def pace(self) -> str:
-        return str(self.settings.get("pace", "live"))
+    def pace(self) -> Pace:
+        return self.settings.pace
 
     @property
     def bot_level(self) -> str:
-        return str(self.settings.get("bot_level", "normal"))
+        return self.settings.bot_level
 
     @property
     def host_id(self) -> int:
@@ -117,9 +314,9 @@ class Table:
 
     def former_name(self, seat: int, move: int) -> str | None:
         """The name of the person who held ``seat`` at ``move`` if they have left since."""
-        for entry in self.settings.get("former_seats", ()):
-            if int(entry["seat"]) == seat and move < int(entry["until"]):
-                return str(entry["name"])
+        for entry in self.settings.former_seats:
+            if entry.seat == seat and move < entry.until:
+                return entry.name
         return None
 
     def observation(self, seat: int) -> Observation:

@@ -24,7 +24,7 @@ from .. import workers
 from .computer import computer_choice, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
 from .listener import Event
-from .model import ActResult, Table, phase_of
+from .model import Actor, ActResult, Table, phase_of
 from .registry import TableRegistry
 
 log = logging.getLogger(__name__)
@@ -123,14 +123,12 @@ class PlayingTables(TableRegistry):
         level searches for a while and must not block the event loop)."""
         assert table.match is not None
         level = table.seats[seat].bot_level or table.bot_level
-        seed = (int(table.settings.get("seed", 0)) * 31 + table.match.move_number * 4 + seat) % (
-            1 << 62
-        )
+        seed = ((table.settings.seed or 0) * 31 + table.match.move_number * 4 + seat) % (1 << 62)
         observation = table.match.observation(seat)
         return await workers.THINKING.run(computer_choice, level, seed, observation)
 
     async def _commit(
-        self, table: Table, seat: int, action: Action, actor: str, events: list[Event]
+        self, table: Table, seat: int, action: Action, actor: Actor, events: list[Event]
     ) -> ActResult:
         """Apply to the engine, commit to the store, then report. Caller holds the lock."""
         match = table.match
@@ -184,7 +182,7 @@ class PlayingTables(TableRegistry):
                     table.game.guild_id,
                     human,
                     match.totals[0],
-                    day=table.settings.get("day"),
+                    day=table.settings.day,
                     placement=match.placements()[0],
                     details={"totals": list(match.totals), "deals": len(match.finished)},
                     game_id=table.id,
@@ -200,7 +198,7 @@ class PlayingTables(TableRegistry):
                     table.seats,
                     records,
                     rules=table.rules.to_dict(),
-                    seed=int(table.settings["seed"]),
+                    seed=table.settings.match_seed(),
                     totals=list(match.totals),
                     winners=list(match.winners),
                     game_id=table.id,
@@ -233,7 +231,7 @@ class PlayingTables(TableRegistry):
                 key, self.config.bot_delay, lambda: self._timer_fired(table.id, move, False)
             )
             return
-        timeout = table.settings.get("turn_timeout_s")
+        timeout = table.settings.turn_timeout_s
         if timeout:
             now = self._clock()
             self._set_deadline(table)
@@ -252,7 +250,7 @@ class PlayingTables(TableRegistry):
     def _set_deadline(self, table: Table) -> None:
         """The deadline of the turn now (kept if already set for this move)."""
         match = table.match
-        timeout = table.settings.get("turn_timeout_s")
+        timeout = table.settings.turn_timeout_s
         if match is None or match.is_over or match.to_act is None or not timeout:
             return
         if table.controlled_by_bot(match.to_act) or table.is_daily:

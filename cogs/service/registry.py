@@ -12,13 +12,13 @@ import random
 import time
 from collections.abc import Callable
 
-from batak import Match, Rules, parse_action
+from batak import Match, parse_action
 from data import Store
 
 from ..timers import AsyncioTimers, Timers
 from .errors import ServiceError
 from .listener import Event, NullListener, TableListener
-from .model import ServiceConfig, Table
+from .model import ServiceConfig, Table, TableSettings
 
 log = logging.getLogger(__name__)
 
@@ -99,16 +99,12 @@ class TableRegistry:
 
     async def _load(self, table_id: int) -> Table:
         game = await self.store.load_game(table_id)
-        rules = Rules.from_dict(game.settings["rules"])
+        settings = TableSettings.from_dict(game.settings)
+        rules = settings.rule_set()
         match = None
         if game.status in ("playing", "finished"):
             actions = [parse_action(a) for a in game.actions]
-            match = Match.replay(
-                rules,
-                int(game.settings["seed"]),
-                actions,
-                int(game.settings.get("first_dealer", 0)),
-            )
+            match = Match.replay(rules, settings.match_seed(), actions, settings.first_dealer)
         return Table(game=game, match=match, rules=rules)
 
     async def close(self) -> None:

@@ -5,6 +5,7 @@ and the restart of every open table.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime
 
 from batak import Match, RulesError, daily_seed, preset
@@ -19,13 +20,23 @@ from data import (
 
 from .errors import ServiceError
 from .listener import Event
-from .model import DAILY, Table, phase_of
+from .model import (
+    DAILY,
+    NOTIFY_MODES,
+    CloseReason,
+    FormerSeat,
+    NotifyMode,
+    Table,
+    TableSettings,
+    as_notify,
+    as_pace,
+    phase_of,
+)
 from .play import PlayingTables
 
 log = logging.getLogger(__name__)
 
-NOTIFY_MODES = ("needed", "every", "never")
-"""When a person is pinged for their turn: only when they cannot see it, every turn, never."""
+__all__ = ["NOTIFY_MODES", "TableService"]
 
 
 class TableService(PlayingTables):
@@ -64,7 +75,7 @@ class TableService(PlayingTables):
     async def _restore_deadline(self, table: Table) -> None:
         """The turn timer resumes with the time that was left: the turn began when the
         last action was stored (or when the match started)."""
-        timeout = table.settings.get("turn_timeout_s")
+        timeout = table.settings.turn_timeout_s
         if not timeout or table.to_act is None or table.controlled_by_bot(table.to_act):
             return
         began = table.game.updated_at
@@ -104,21 +115,20 @@ class TableService(PlayingTables):
             rules = preset(name, deals=n_deals) if n_deals is not None else preset(name)
         except RulesError as exc:
             raise ServiceError("error.bad_rules", reason=str(exc)) from exc
-        p = pace or g.pace
-        if p not in ("live", "async"):
-            raise ServiceError("error.bad_rules", reason=f"pace {p!r}")
-        timeout = self.config.turn_timeout_override or g.turn_timeout_s(p)
-        settings = {
-            "rules": rules.to_dict(),
-            "pace": p,
-            "turn_timeout_s": timeout,
-            "bot_level": g.bot_level,
-            "language": language or g.language,
-            "first_dealer": 0,
-        }
+        p = as_pace(pace or g.pace)
+        if p is None:
+            raise ServiceError("error.bad_rules", reason=f"pace {pace or g.pace!r}")
+        settings = TableSettings(
+            rules=rules.to_dict(),
+            pace=p,
+            turn_timeout_s=self.config.turn_timeout_override or g.turn_timeout_s(p),
+            bot_level=g.bot_level,
+            language=language or g.language,
+            first_dealer=0,
+        )
         initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
         game = await self.store.create_game(
-            guild_id, channel_id, host_id, settings, thread_id=thread_id, seats=initial
+            guild_id, channel_id, host_id, settings.to_dict(), thread_id=thread_id, seats=initial
         )
         table = Table(game=game, match=None, rules=rules)
         self.tables[table.id] = table
@@ -129,42 +139,42 @@ class TableService(PlayingTables):
         return table
 
     # ------------------------------------------------------------------ notifications
-    async def notification_mode(self, user_id: int) -> str:
+    async def notification_mode(self, user_id: int) -> NotifyMode:
         """A person's notification setting (needed, every, never), kept in the settings of
         their tables and carried to each new one; ``needed`` if never chosen."""
         for table in self.tables_of(user_id):
-            mode = table.settings.get("notify", {}).get(str(user_id))
-            if mode in NOTIFY_MODES:
-                return str(mode)
+            mode = table.settings.notify.get(str(user_id))
+            if mode is not None:
+                return mode
         for game in await self.store.list_games(user_id=user_id, status=None, limit=5):
-            mode = game.settings.get("notify", {}).get(str(user_id))
-            if mode in NOTIFY_MODES:
-                return str(mode)
+            mode = TableSettings.from_dict(game.settings).notify.get(str(user_id))
+            if mode is not None:
+                return mode
         return "needed"
 
     async def set_notifications(self, user_id: int, mode: str) -> int:
         """Store a person's notification setting at every open table of theirs; returns how
         many (0: they sit nowhere, so there is nowhere to keep it yet)."""
-        if mode not in NOTIFY_MODES:
+        chosen = as_notify(mode)
+        if chosen is None:
             raise ServiceError("error.bad_setting", reason=f"notifications {mode!r}")
         done = 0
         for table in self.tables_of(user_id):
             async with table.lock:
                 if table.is_daily or not table.game.is_open:
                     continue
-                await self._write_notify(table, user_id, mode)
+                await self._write_notify(table, user_id, chosen)
                 done += 1
         return done
 
-    async def _write_notify(self, table: Table, user_id: int, mode: str) -> None:
-        notify = dict(table.settings.get("notify", {})) | {str(user_id): mode}
-        table.game = await self.store.set_game_settings(
-            table.id, dict(table.settings) | {"notify": notify}
-        )
+    async def _write_notify(self, table: Table, user_id: int, mode: NotifyMode) -> None:
+        notify = dict(table.settings.notify) | {str(user_id): mode}
+        settings = replace(table.settings, notify=notify)
+        table.game = await self.store.set_game_settings(table.id, settings.to_dict())
 
     async def _carry_notifications(self, table: Table, user_id: int) -> None:
         mode = await self.notification_mode(user_id)
-        if mode != "needed" and table.settings.get("notify", {}).get(str(user_id)) != mode:
+        if mode != "needed" and table.settings.notify.get(str(user_id)) != mode:
             await self._write_notify(table, user_id, mode)
 
     def _lobby(self, table_id: int) -> Table:
@@ -224,11 +234,10 @@ class TableService(PlayingTables):
                     await self._cancel_locked(table, "empty", events)
             else:
                 name = table.seats[seat].name or ""
-                former = [*table.settings.get("former_seats", ())]
-                former.append({"seat": seat, "name": name, "until": table.move})
+                former = (*table.settings.former_seats, FormerSeat(seat, table.move, name))
                 await self.store.leave_game(table_id, user_id, replace_with_bot=table.bot_level)
                 table.game = await self.store.set_game_settings(
-                    table_id, dict(table.settings) | {"former_seats": former}
+                    table_id, replace(table.settings, former_seats=former).to_dict()
                 )
                 table.timeouts[seat] = 0
                 events.append(lambda: self.listener.seat_changed(table, seat, change, name))
@@ -259,7 +268,7 @@ class TableService(PlayingTables):
             await self._cancel_locked(table, "cancelled", events)
         await self._emit(events)
 
-    async def _cancel_locked(self, table: Table, reason: str, events: list[Event]) -> None:
+    async def _cancel_locked(self, table: Table, reason: CloseReason, events: list[Event]) -> None:
         self.timers.cancel(self._key(table))
         try:
             table.game = await self.store.cancel_game(table.id)
@@ -278,13 +287,13 @@ class TableService(PlayingTables):
                 raise ServiceError("error.host_only")
             seats = [Seat.bot(table.bot_level) if s.is_empty else s for s in table.seats]
             seed = self._rng.randrange(1 << 62)
-            settings = dict(table.settings) | {"seed": seed}
-            match = Match(table.rules, seed, int(settings.get("first_dealer", 0)))
+            settings = replace(table.settings, seed=seed)
+            match = Match(table.rules, seed, settings.first_dealer)
             table.game = await self.store.start_game(
                 table_id,
                 phase=phase_of(match),
                 to_act=match.to_act,
-                settings=settings,
+                settings=settings.to_dict(),
                 seats=seats,
             )
             table.match = match
@@ -306,7 +315,7 @@ class TableService(PlayingTables):
         if old.seat_of(user_id) is None:
             raise ServiceError("error.not_seated")
         for t in self.tables_in(old.game.where_id):
-            if t.settings.get("rematch_of") == table_id:
+            if t.settings.rematch_of == table_id:
                 raise ServiceError("error.rematch_exists", table=t.id)
         seats = [Seat(s.user_id, None, s.name) if s.user_id is not None else s for s in old.seats]
         guild = await self.store.get_guild_settings(old.game.guild_id)
@@ -321,10 +330,10 @@ class TableService(PlayingTables):
             pace=old.pace,
             thread_id=old.game.thread_id,
             seats=seats,
-            language=str(old.settings.get("language") or guild.language),
+            language=old.settings.language or guild.language,
         )
-        settings = dict(table.settings) | {"rematch_of": table_id}
-        table.game = await self.store.set_game_settings(table.id, settings)
+        settings = replace(table.settings, rematch_of=table_id)
+        table.game = await self.store.set_game_settings(table.id, settings.to_dict())
         return table
 
     # ------------------------------------------------------------------ daily
@@ -343,23 +352,23 @@ class TableService(PlayingTables):
         g = await self.store.get_guild_settings(guild_id)
         rules = preset(g.preset, deals=self.config.daily_deals)
         seed = daily_seed(day, str(guild_id))
-        settings = {
-            "rules": rules.to_dict(),
-            "pace": "async",
-            "turn_timeout_s": None,
-            "bot_level": g.bot_level,
-            "language": g.language,
-            "first_dealer": 0,
-            "seed": seed,
-            "day": day.isoformat(),
-        }
+        settings = TableSettings(
+            rules=rules.to_dict(),
+            pace="async",
+            turn_timeout_s=None,
+            bot_level=g.bot_level,
+            language=g.language,
+            first_dealer=0,
+            seed=seed,
+            day=day.isoformat(),
+        )
         seats = [Seat.human(user_id, name)] + [Seat.bot(g.bot_level) for _ in range(3)]
         match = Match(rules, seed, 0)
         game = await self.store.create_game(
             guild_id,
             channel_id,
             user_id,
-            settings,
+            settings.to_dict(),
             seats=seats,
             kind=DAILY,
             status="playing",

@@ -53,7 +53,7 @@ def players(table: Table, lang: str) -> list[Player]:
 
 
 def table_language(table: Table) -> str:
-    return str(table.settings.get("language", "en"))
+    return table.settings.language
 
 
 # ----------------------------------------------------------------------------- actions

@@ -54,3 +54,18 @@ def test_fuzz_legality(name: str) -> None:
             deal.apply(drivers[seat].choose(obs))
             step += 1
     assert checked > 1400
+
+
+@pytest.mark.parametrize("level", ["expert", "", "Easy", "rule-of-thumb", "hard "])
+def test_unknown_levels_are_refused_by_name(level: str) -> None:
+    with pytest.raises(ValueError) as info:
+        make_player(level, 1)
+    message = str(info.value)
+    assert repr(level) in message
+    assert "random, easy, normal, hard" in message
+
+
+@pytest.mark.parametrize("budget", [0, -1.0, float("nan"), float("inf"), True])
+def test_bad_budgets_are_refused(budget: float) -> None:
+    with pytest.raises(ValueError, match="budget"):
+        make_player("hard", 1, budget=budget)

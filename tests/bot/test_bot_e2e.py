@@ -20,8 +20,11 @@ FAST = {
     "TABLE_EDIT_INTERVAL_SECONDS": "0.2",
     "TURN_TIMEOUT_SECONDS": "600",
 }
-SLOW = 60.0
-"""Seconds a test waits for an answer: generous, a busy machine answers late."""
+# How long a driver wait may last before the test fails. The tests check what the bot
+# does, not how fast: on a loaded machine a cold worker process can take seconds to
+# draw the first picture. Discord's 3-second acknowledgement rule is still checked (the
+# fake refuses a late answer and clean_run finds it).
+PATIENCE = 60.0
 CARD_ID = re.compile(r"^bt:\d+:\d:\d+:c([2-9TJQKA][SHDC])$")
 
 
@@ -52,28 +55,27 @@ def one_button(msg: MessageRecord, suffix: str) -> str:
     return next(cid for cid in ids(msg) if cid.endswith(suffix))
 
 
-async def open_table_with_bots(d: Driver, host: User, bots: int = 3) -> MessageRecord:
-    await d.slash(host, "batak new", {"deals": 1}, wait="response", timeout=SLOW)
+async def open_table_with_bots(
+    d: Driver, host: User, bots: int = 3, deals: int = 1
+) -> MessageRecord:
+    await d.slash(host, "batak new", {"deals": deals}, wait="response")
     lobby = await d.wait_for_message(lambda m: any(c.endswith(":start") for c in ids(m)))
     for _ in range(bots):
-        await d.click(host, lobby, "Add bot", wait="response", timeout=SLOW)
-    await d.click(host, lobby, "Start", wait="response", timeout=SLOW)
-    # The first picture starts the drawing worker: slow on a busy machine.
-    await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))), 60)
+        await d.click(host, lobby, "Add bot", wait="response")
+    await d.click(host, lobby, "Start", wait="response")
+    await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))))
     return d.message(lobby.id)
 
 
 async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecord:
-    rec = await d.click(
-        user, table, one_button(d.message(table.id), ":show"), wait="response", timeout=SLOW
-    )
+    rec = await d.click(user, table, one_button(d.message(table.id), ":show"), wait="response")
     hand = rec.followups[-1] if rec.followups else rec.response
     assert hand is not None and d.is_ephemeral(hand) and hand.ephemeral_to == user.id
     return hand
 
 
 async def refresh(d: Driver, user: User, hand: MessageRecord) -> MessageRecord:
-    await d.click(user, hand, one_button(d.message(hand.id), ":ref"), wait="response", timeout=SLOW)
+    await d.click(user, hand, one_button(d.message(hand.id), ":ref"), wait="response")
     return d.message(hand.id)
 
 
@@ -93,7 +95,7 @@ async def play_until(
         pick = options[0]
         if pick.endswith(":p") or pick.split(":")[-1].startswith("b"):
             pick = next((c for c in options if c.endswith(":p")), options[0])
-        await d.click(user, hand, pick, wait="response", timeout=SLOW)
+        await d.click(user, hand, pick, wait="response")
         if pick.split(":")[-1].startswith("c"):
             played += 1
     assert played >= cards, bot.output()[-3000:]
@@ -128,7 +130,7 @@ def clean_run(d: Driver, bot: BotProcess) -> None:
 
 
 async def test_lobby_start_with_bots_and_play_cards() -> None:
-    async with Driver() as d:
+    async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
         async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
@@ -144,7 +146,7 @@ async def test_lobby_start_with_bots_and_play_cards() -> None:
 
 
 async def test_stale_doubled_and_forged_clicks() -> None:
-    async with Driver() as d:
+    async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
         async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
@@ -158,18 +160,18 @@ async def test_stale_doubled_and_forged_clicks() -> None:
             options = choices(hand)
             assert options
             first = options[0]
-            await d.click(alice, hand, first, wait="response", timeout=SLOW)
+            await d.click(alice, hand, first, wait="response")
             # The same button again (a doubled click / an old copy): refused, and answered
             # once: the hand itself says what happened (no second message).
             before = d.message(hand.id).edit_count
-            rec = await d.click_custom_id(alice, hand, first, wait="response", timeout=SLOW)
+            rec = await d.click_custom_id(alice, hand, first, wait="response")
             assert not rec.failed and rec.followups == []
             await d.wait_until(lambda: "out of date" in d.message(hand.id).text())
             assert d.message(hand.id).edit_count > before
             # A forged id: someone else's seat, and an action that does not exist.
             parts = first.split(":")
             other_seat = f"bt:{parts[1]}:{(int(parts[2]) + 1) % 4}:{parts[3]}:p"
-            rec = await d.click_custom_id(alice, hand, other_seat, wait="response", timeout=SLOW)
+            rec = await d.click_custom_id(alice, hand, other_seat, wait="response")
             assert rec.followups == []
             await d.wait_until(lambda: "not yours" in d.message(hand.id).text())
             rec = await d.click_custom_id(alice, hand, f"bt:{parts[1]}:{parts[2]}:0:zz")
@@ -185,7 +187,7 @@ async def test_stale_doubled_and_forged_clicks() -> None:
 
 
 async def test_restart_in_the_middle_of_a_deal() -> None:
-    async with Driver() as d:
+    async with Driver(patience=PATIENCE) as d:
         alice = d.create_user("alice")
         guild = d.create_guild("Cafe", members=[alice])
         async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
@@ -206,13 +208,13 @@ async def test_restart_in_the_middle_of_a_deal() -> None:
 
 
 async def test_daily_match_is_private_and_once_a_day() -> None:
-    async with Driver() as d:
+    async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
         env = {"DEV_GUILD_ID": str(guild.id), "DAILY_DEALS": "1"} | FAST
         async with running_bot(d, env=env) as bot:
             public_before = len(d.messages(include_ephemeral=False))
-            rec = await d.slash(alice, "batak daily", wait="response", timeout=SLOW)
+            rec = await d.slash(alice, "batak daily", wait="response")
             hand = rec.followups[-1] if rec.followups else rec.response
             assert hand is not None and hand.ephemeral_to == alice.id
             for _ in range(120):
@@ -221,25 +223,23 @@ async def test_daily_match_is_private_and_once_a_day() -> None:
                 if not options:
                     break
                 pick = next((c for c in options if c.endswith(":p")), options[0])
-                await d.click(alice, hand, pick, wait="response", timeout=SLOW)
+                await d.click(alice, hand, pick, wait="response")
             final = d.message(hand.id).text()
             assert "Daily match finished" in final, final
             # Nothing public was posted for the daily match.
             assert len(d.messages(include_ephemeral=False)) == public_before
             # One try per day.
-            rec = await d.slash(alice, "batak daily", wait="response", timeout=SLOW)
+            rec = await d.slash(alice, "batak daily", wait="response")
             texts = " ".join(m.text() for m in [rec.response, *rec.followups] if m is not None)
             assert "already" in texts
-            board = await d.slash(
-                bob, "batak leaderboard", {"by": "daily"}, wait="response", timeout=SLOW
-            )
+            board = await d.slash(bob, "batak leaderboard", {"by": "daily"}, wait="response")
             texts = " ".join(m.text() for m in [board.response, *board.followups] if m)
             assert "Alice" in texts or "alice" in texts
             clean_run(d, bot)
 
 
 async def test_full_match_of_four_people_without_leaks() -> None:
-    async with Driver() as d:
+    async with Driver(patience=PATIENCE) as d:
         people = [
             d.create_user(n, locale="tr" if n == "carol" else "en-US")
             for n in ("alice", "bob", "carol", "dave")
@@ -248,11 +248,11 @@ async def test_full_match_of_four_people_without_leaks() -> None:
         guild = d.create_guild("Cafe", members=[*people, outsider])
         async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
             alice = people[0]
-            await d.slash(alice, "batak new", {"deals": 1}, wait="response", timeout=SLOW)
+            await d.slash(alice, "batak new", {"deals": 1}, wait="response")
             lobby = await d.wait_for_message(lambda m: any(c.endswith(":start") for c in ids(m)))
             for p in people[1:]:
-                await d.click(p, lobby, "Join", wait="response", timeout=SLOW)
-            await d.click(alice, lobby, "Start", wait="response", timeout=SLOW)
+                await d.click(p, lobby, "Join", wait="response")
+            await d.click(alice, lobby, "Start", wait="response")
             await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))))
             hands = {p.id: await open_hand(d, p, lobby) for p in people}
             # Each person reads their hand in their own Discord language.
@@ -275,7 +275,7 @@ async def test_full_match_of_four_people_without_leaks() -> None:
                     options = choices(h)
                     if options:
                         pick = next((c for c in options if c.endswith(":p")), options[0])
-                        await d.click(p, h, pick, wait="response", timeout=SLOW)
+                        await d.click(p, h, pick, wait="response")
                         moved = True
                 if not moved and all(not choices(d.message(hands[p.id].id)) for p in people):
                     if "is over" in d.message(lobby.id).text():
@@ -292,33 +292,34 @@ async def test_full_match_of_four_people_without_leaks() -> None:
             for p in people:
                 for m in notified[p.id]:
                     assert f"<@{p.id}>" in m.versions[0].get("content", "")
-            board = await d.slash(outsider, "batak leaderboard", wait="response", timeout=SLOW)
+            board = await d.slash(outsider, "batak leaderboard", wait="response")
             text = " ".join(m.text() for m in [board.response, *board.followups] if m)
             assert "Alice" in text and "Dave" in text
             clean_run(d, bot)
 
 
 async def test_turn_timeouts_hand_the_seat_to_a_computer() -> None:
-    async with Driver() as d:
+    async with Driver(patience=PATIENCE) as d:
         alice = d.create_user("alice")
         guild = d.create_guild("Cafe", members=[alice])
-        # Computers think 0.5 s: the deal lasts long enough for Alice to come back.
-        env = {"DEV_GUILD_ID": str(guild.id)} | FAST
-        env |= {"TURN_TIMEOUT_SECONDS": "0.5", "BOT_DELAY_SECONDS": "0.5"}
+        env = {"DEV_GUILD_ID": str(guild.id)} | FAST | {"TURN_TIMEOUT_SECONDS": "0.5"}
         async with running_bot(d, env=env) as bot:
-            table = await open_table_with_bots(d, alice)
+            # Five deals: with four computers at the table one deal can be over before the
+            # test gets to open the hand on a loaded machine, and the finished table has no
+            # Show hand button any more.
+            table = await open_table_with_bots(d, alice, deals=5)
             # Alice does nothing: the computer plays for her, then keeps her seat.
-            await d.wait_until(lambda: "ran out of time" in d.message(table.id).text(), SLOW)
-            await d.wait_until(lambda: "computer playing" in d.message(table.id).text(), SLOW)
+            await d.wait_until(lambda: "ran out of time" in d.message(table.id).text(), 15)
+            await d.wait_until(lambda: "computer playing" in d.message(table.id).text(), 15)
             # The table is told that a computer took her seat (a message of its own).
             told = await d.wait_for_message(
-                lambda m: "ran out of time again" in m.text() and m.id != table.id, SLOW
+                lambda m: "ran out of time again" in m.text() and m.id != table.id
             )
             assert told.channel_id == table.channel_id and not told.notified
             hand = await open_hand(d, alice, table)
             assert "Welcome back" in hand.text()
-            await d.wait_until(lambda: "computer playing" not in d.message(table.id).text(), SLOW)
-            back = await d.wait_for_message(lambda m: "is back" in m.text(), SLOW)
+            await d.wait_until(lambda: "computer playing" not in d.message(table.id).text(), 5)
+            back = await d.wait_for_message(lambda m: "is back" in m.text())
             assert "Alice" in back.text() and back.channel_id == table.channel_id
             clean_run(d, bot)
 
@@ -327,7 +328,7 @@ async def test_one_person_and_three_computers_play_a_whole_match() -> None:
     """Lobby → start with computers → a whole 1-deal match → standings, stats, history."""
     from batak.records import loads
 
-    async with Driver() as d:
+    async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
         async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
@@ -343,19 +344,17 @@ async def test_one_person_and_three_computers_play_a_whole_match() -> None:
                     await d.wait_until(lambda: True, 0.05)
                     continue
                 pick = next((c for c in options if c.endswith(":p")), options[0])
-                await d.click(alice, hand, pick, wait="response", timeout=SLOW)
+                await d.click(alice, hand, pick, wait="response")
             result = await d.wait_for_message(lambda m: "Winner" in m.text() and not m.ephemeral_to)
             assert d.images(result), "the match result is a picture"
 
-            board = await d.slash(bob, "batak leaderboard", wait="response", timeout=SLOW)
+            board = await d.slash(bob, "batak leaderboard", wait="response")
             text = " ".join(m.text() for m in [board.response, *board.followups] if m)
             assert "Alice" in text
-            stats = await d.slash(
-                bob, "batak stats", {"user": alice}, wait="response", timeout=SLOW
-            )
+            stats = await d.slash(bob, "batak stats", {"user": alice}, wait="response")
             text = " ".join(m.text() for m in [stats.response, *stats.followups] if m)
             assert "1" in text and "Alice" in text
-            history = await d.slash(alice, "batak history", wait="response", timeout=SLOW)
+            history = await d.slash(alice, "batak history", wait="response")
             files = [
                 (m, a)
                 for m in [history.response, *history.followups]

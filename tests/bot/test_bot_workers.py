@@ -62,7 +62,10 @@ def test_workers_exit_when_the_bot_is_killed() -> None:
         assert _alive(worker)
         child.kill()  # SIGKILL: no clean-up code runs in the bot
         child.wait(5)
-        deadline = time.monotonic() + 5
+        # The worker notices within about a second (it checks its parent once a second);
+        # the generous bound only limits how long a broken build takes to fail, so a
+        # loaded machine cannot turn a pass into a failure.
+        deadline = time.monotonic() + 30
         while _alive(worker) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not _alive(worker), "the worker outlived the killed bot"

@@ -219,7 +219,7 @@ async def test_listing(store: Store) -> None:
     c = await store.create_game(
         2, 20, 9, {}, kind="daily", seats=[Seat(9)] + [Seat.bot("hard")] * 3
     )
-    d = await store.create_game(1, 30, 7, {}, seats=[Seat(7), Seat(), Seat(), Seat()])
+    d = await store.create_game(1, 30, 99, {}, seats=[Seat(7), Seat(99), Seat(), Seat()])
     await store.cancel_game(d.id)
 
     def ids(games: list[Game]) -> list[int]:

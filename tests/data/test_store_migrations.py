@@ -57,6 +57,29 @@ async def test_connection_pragmas(tmp_path: Path) -> None:
         await store.close()
 
 
+def write_v1_table(
+    path: Path, game_id: int, host: int, status: str = "lobby", settings: str = '{"seed": 9}'
+) -> None:
+    """A table as batak-bot with schema version 1 wrote it (raw SQL: today's code writes
+    today's columns), with one action in its log."""
+    now = "2026-03-01T10:00:00.000+00:00"
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, phase, move, to_act, "
+            "settings, created_at, updated_at) VALUES (?, 1, 2, ?, ?, 'auction', 1, 2, ?, ?, ?)",
+            (game_id, host, status, settings, now, now),
+        )
+        db.executemany(
+            "INSERT INTO game_seats (game_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
+            [(game_id, 0, host, None)] + [(game_id, s, None, "easy") for s in (1, 2, 3)],
+        )
+        db.execute(
+            "INSERT INTO game_actions (game_id, move, seat, action, actor, at_ms) "
+            "VALUES (?, 1, 1, 'bid 5', 'player', 0)",
+            (game_id,),
+        )
+
+
 @pytest.mark.parametrize("start", range(LATEST_VERSION + 1))
 async def test_migrates_from_every_earlier_version(tmp_path: Path, start: int) -> None:
     """A database left at version ``start`` by older code opens and reaches the latest;
@@ -64,14 +87,11 @@ async def test_migrates_from_every_earlier_version(tmp_path: Path, start: int) -
     path = tmp_path / "old.sqlite3"
     old = await Store.open(path, migrations=MIGRATIONS[:start])
     assert old.schema_version == start
+    await old.close()
     game_id = None
     if start >= 1:
-        game = await old.create_game(
-            1, 2, 3, {"seed": 9}, seats=[Seat.human(3)] + [Seat.bot("easy")] * 3
-        )
-        game_id = game.id
-        await old.append_action(game_id, 0, "bid 5", seat=1, phase="auction", to_act=2)
-    await old.close()
+        game_id = 5
+        write_v1_table(path, game_id, host=3)
     assert version_of(path) == start
 
     store = await Store.open(path)
@@ -81,12 +101,41 @@ async def test_migrates_from_every_earlier_version(tmp_path: Path, start: int) -
             game = await store.load_game(game_id)
             assert game.actions == ("bid 5",)
             assert game.settings == {"seed": 9}
+            assert game.seats[0] == Seat.human(3) and game.seats[1] == Seat.bot("easy")
         # and the latest schema works
-        fresh = await store.create_game(1, 2, 3, {})
+        fresh = await store.create_game(1, 2, 30, {})
         assert (await store.get_game(fresh.id)).status == "lobby"
     finally:
         await store.close()
     assert version_of(path) == LATEST_VERSION
+
+
+async def test_version_2_keeps_one_claim_per_host_and_the_first_rematch(tmp_path: Path) -> None:
+    """Version 1 let a host open several tables and a table have several rematches; the
+    migration keeps the newest open table's claim and the first rematch link."""
+    path = tmp_path / "v1.sqlite3"
+    await (await Store.open(path, migrations=MIGRATIONS[:1])).close()
+    write_v1_table(path, 1, host=3, status="finished")
+    write_v1_table(path, 2, host=3)
+    write_v1_table(path, 3, host=3)  # the newest of host 3's open tables
+    write_v1_table(path, 4, host=4, settings='{"rematch_of": 1}')
+    write_v1_table(path, 5, host=5, settings='{"rematch_of": 1}')
+    write_v1_table(path, 6, host=6, settings='{"rematch_of": 99}')  # no such table
+    store = await Store.open(path)
+    try:
+        with sqlite3.connect(path) as db:
+            rows = db.execute("SELECT id, hosting, rematch_of FROM games ORDER BY id").fetchall()
+        assert rows == [
+            (1, None, None),
+            (2, None, None),
+            (3, 3, None),
+            (4, 4, 1),
+            (5, 5, None),
+            (6, 6, None),
+        ]
+        assert (await store.get_game(4)).rematch_of == 1
+    finally:
+        await store.close()
 
 
 async def test_database_newer_than_code_is_refused(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ def test_labels_and_masks() -> None:
     assert card_label(parse_card("QC")) == "Q♣"
     hand = mask_of(parse_card(t) for t in ["AS", "2S", "TH"])
     assert [card_code(c) for c in cards_of(hand)] == ["2S", "AS", "TH"]
-    assert format_cards(hand) == "♠ A 2  ♥ 10  ♦ –  ♣ –"
+    assert format_cards(hand) == "♠ A 2  ♥ 10  ♣ –  ♦ –"
     assert card_suit(parse_card("7D")) is Suit.D and card_rank(parse_card("7D")) == 7
     assert ABOVE[parse_card("QH")] == mask_of([parse_card("KH"), parse_card("AH")])
     assert SUIT_MASKS[Suit.C].bit_count() == 13

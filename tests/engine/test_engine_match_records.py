@@ -181,7 +181,7 @@ def _broken(path: str, value: object) -> dict[str, object]:
     ("path", "value", "where"),
     [
         ("format", "batak-deal/2", "format"),
-        ("rules.min_bid", 99, "rules"),
+        ("rules.min_bid", 99, "rules.min_bid"),
         ("rules.scoring", KeyError, "rules.scoring"),
         ("dealer", 4, "dealer"),
         ("hands.0.0", "ZZ", "hands[0][0]"),

@@ -79,9 +79,19 @@ class Driver:
     """Owns a :class:`FakeDiscord` and exposes what tests do and observe."""
 
     def __init__(
-        self, fake: FakeDiscord | None = None, *, reaction_time: float = 0.05, **fake_kwargs: Any
+        self,
+        fake: FakeDiscord | None = None,
+        *,
+        reaction_time: float = 0.05,
+        patience: float = 0.0,
+        **fake_kwargs: Any,
     ) -> None:
         self.fake = fake or FakeDiscord(**fake_kwargs)
+        # Every wait of the driver (for an ack, a response, a message, a condition) lasts at
+        # least ``patience`` seconds before it gives up. Tests of behaviour set it high, so a
+        # loaded machine makes them slower but not red; Discord's own deadlines (3 s to
+        # acknowledge, 15 min per token) are still enforced by the fake on its clock.
+        self.patience = patience
         # A person cannot click a component within ``reaction_time`` seconds of the message
         # (re)appearing. This also covers a real race: discord.py registers a per-message
         # View only after it has read the callback's HTTP answer, which the fake counts as
@@ -497,7 +507,11 @@ class Driver:
         rec = self.fake.new_interaction(5, user, channel, data, msg)
         return await self._run(rec, wait, timeout)
 
+    def _limit(self, timeout: float) -> float:
+        return max(timeout, self.patience)
+
     async def _run(self, rec: InteractionRecord, wait: Wait, timeout: float) -> InteractionRecord:
+        timeout = self._limit(timeout)
         if not self.fake.bot_connected:
             # On Discord the person would see "This interaction failed" after 3 s.
             raise InteractionFailed(rec, "could not be delivered: no bot is connected")
@@ -516,6 +530,7 @@ class Driver:
         return rec
 
     async def wait_ack(self, rec: InteractionRecord, timeout: float = 5.0) -> InteractionRecord:
+        timeout = self._limit(timeout)
         try:
             await asyncio.wait_for(rec.ack_event.wait(), timeout)
         except TimeoutError:
@@ -525,6 +540,7 @@ class Driver:
     async def wait_response(
         self, rec: InteractionRecord, timeout: float = 5.0
     ) -> InteractionRecord:
+        timeout = self._limit(timeout)
         await self.wait_ack(rec, timeout)
         try:
             await asyncio.wait_for(rec.response_event.wait(), timeout)
@@ -622,6 +638,7 @@ class Driver:
                 return False
             return predicate(m)
 
+        timeout = self._limit(timeout)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         cid = channel.id if channel is not None else None
@@ -649,6 +666,7 @@ class Driver:
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
         """Poll-free wait for any state predicate (re-checked on every message change)."""
+        timeout = self._limit(timeout)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not predicate():

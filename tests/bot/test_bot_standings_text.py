@@ -1,0 +1,66 @@
+"""The server's texts (cogs/text/standings.py): names, lines and the settings summary."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cogs.i18n import t
+from cogs.text.standings import (
+    board_text,
+    daily_board_text,
+    named_standings,
+    settings_text,
+    stats_text,
+)
+from data import DailyResult, GuildSettings, Standing
+
+ALICE = Standing(
+    guild_id=1,
+    period="all",
+    player_key="u:11",
+    user_id=11,
+    bot_level=None,
+    matches=4,
+    wins=3,
+    deals=12,
+    deal_score_sum=30,
+    contracts_taken=5,
+    contracts_made=4,
+    went_down=1,
+    mu=27.0,
+    sigma=6.0,
+    rating=9.25,
+    start_rating=0.0,
+    last_match_at="2026-12-01",
+    rank=1,
+)
+HARD = replace(ALICE, player_key="b:hard", user_id=None, bot_level="hard", rank=2, rating=3.0)
+
+
+def test_leaderboard_names_people_and_computer_levels() -> None:
+    named = named_standings([ALICE, HARD], {11: "Alice"}, "en")
+    computer = t("seat.bot_level", "en", level=t("level.hard", "en"))
+    assert [name for _, name in named] == ["Alice", computer]
+    text = board_text(named, "Rating", "All time", "en")
+    lines = text.splitlines()
+    assert lines[0] == "Rating · All time"
+    assert len(lines) == 3 and "Alice" in lines[1] and "9.2" in lines[1]
+
+
+def test_daily_board_has_one_line_per_result() -> None:
+    row = DailyResult(1, "2026-12-01", 11, 5, 42, 1, None, "", "", rank=1)
+    text = daily_board_text([row], {11: "Alice"}, "en")
+    assert len(text.splitlines()) == 2 and "Alice" in text and "42" in text
+
+
+def test_stats_skip_an_empty_month() -> None:
+    both = stats_text("Alice", ALICE, ALICE, "en").splitlines()
+    alone = stats_text("Alice", ALICE, None, "en").splitlines()
+    assert len(both) == 3 and len(alone) == 2 and "Alice" in alone[0]
+    assert "75" in alone[1]  # the win rate in per cent
+
+
+def test_settings_show_every_value() -> None:
+    g = GuildSettings(guild_id=1, deals=5, async_turn_timeout_s=5400, use_threads=False)
+    text = settings_text(g, "en")
+    assert "5" in text and "1.5" in text and "60" in text

@@ -1,0 +1,134 @@
+"""One open table per host, one rematch per finished table: enforced by the store
+(unique indexes) however many requests race."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from data import (
+    GameNotFoundError,
+    HostHasOpenTableError,
+    RematchExistsError,
+    Seat,
+    Store,
+)
+
+from store_clock import Clock
+
+HOST = 7
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
+
+
+def hosted_by(user: int) -> list[Seat]:
+    return [Seat.human(user), Seat(), Seat(), Seat()]
+
+
+async def test_thirty_concurrent_new_tables_open_one(store: Store) -> None:
+    results = await asyncio.gather(
+        *(store.create_game(1, 10 + i, HOST, {}, seats=hosted_by(HOST)) for i in range(30)),
+        return_exceptions=True,
+    )
+    made = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, HostHasOpenTableError)]
+    assert len(made) == 1 and len(refused) == 29
+    assert all(e.game_id == made[0].id and e.host_id == HOST for e in refused)
+    assert [g.id for g in await store.list_games(guild_id=1)] == [made[0].id]
+
+
+async def test_two_connections_racing(tmp_path: Path) -> None:
+    """Two bot processes (two connections) cannot both open a table for one host."""
+    path = tmp_path / "race.sqlite3"
+    a = await Store.open(path, housekeeping=None)
+    b = await Store.open(path, housekeeping=None)
+    try:
+        results = await asyncio.gather(
+            *(s.create_game(1, 2, HOST, {}, seats=hosted_by(HOST)) for s in (a, b) * 5),
+            return_exceptions=True,
+        )
+        assert sum(not isinstance(r, BaseException) for r in results) == 1
+        assert sum(isinstance(r, HostHasOpenTableError) for r in results) == 9
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_the_claim_ends_with_the_table_or_the_seat(store: Store) -> None:
+    first = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    with pytest.raises(HostHasOpenTableError, match=f"open table {first.id}"):
+        await store.create_game(1, 3, HOST, {}, seats=hosted_by(HOST))
+    # another server, a daily match, or a table the host does not sit at: not limited
+    await store.create_game(2, 3, HOST, {}, seats=hosted_by(HOST))
+    await store.create_game(1, 3, HOST, {}, kind="daily", status="playing", seats=hosted_by(HOST))
+    await store.create_game(1, 3, HOST, {}, seats=hosted_by(8))
+    await store.cancel_game(first.id)
+    second = await store.create_game(1, 3, HOST, {}, seats=hosted_by(HOST))  # closed: free again
+    # away (a computer plays for the host) still hosts; leaving the seat ends it
+    await store.set_seat(second.id, 0, Seat(HOST, "normal"), expected=Seat.human(HOST))
+    with pytest.raises(HostHasOpenTableError):
+        await store.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
+    await store.leave_game(second.id, HOST)
+    third = await store.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
+    # finishing a match frees the host too
+    await store.join_game(third.id, 8)
+    await store.finish_game(third.id)
+    await store.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
+
+
+async def _finished(store: Store) -> int:
+    g = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    await store.finish_game(g.id)
+    return g.id
+
+
+async def test_many_rematch_presses_make_one_lobby(store: Store) -> None:
+    old = await _finished(store)
+    # four people press Rematch at once (each would host the new lobby)
+    results = await asyncio.gather(
+        *(
+            store.create_game(1, 2, user, {}, seats=hosted_by(user), rematch_of=old)
+            for user in (7, 8, 9, 10, 7, 8)
+        ),
+        return_exceptions=True,
+    )
+    made = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, RematchExistsError)]
+    assert len(made) == 1 and len(refused) == 5
+    assert made[0].rematch_of == old
+    assert all(e.game_id == made[0].id and e.rematch_of == old for e in refused)
+    # still one, after the rematch lobby closes too
+    await store.cancel_game(made[0].id)
+    with pytest.raises(RematchExistsError):
+        await store.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=old)
+
+
+async def test_rematch_needs_a_finished_table(store: Store) -> None:
+    live = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    with pytest.raises(ValueError, match="only a finished table"):
+        await store.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=live.id)
+    with pytest.raises(GameNotFoundError):
+        await store.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=999)
+    assert [g.id for g in await store.list_games(status=None)] == [live.id]  # nothing added
+
+
+async def test_the_indexes_hold_without_the_checks(store: Store) -> None:
+    """The checks in create_game give the clear errors; the unique indexes are what
+    makes a second claim impossible even for a writer that skips them."""
+    old = await _finished(store)
+    a = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    b = await store.create_game(1, 2, 8, {}, seats=hosted_by(8))
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        async with store._tx() as db:
+            await db.execute("UPDATE games SET hosting = ? WHERE id = ?", (HOST, b.id))
+    await store.create_game(1, 2, 9, {}, seats=hosted_by(9), rematch_of=old)
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        async with store._tx() as db:
+            await db.execute("UPDATE games SET rematch_of = ? WHERE id = ?", (old, a.id))
