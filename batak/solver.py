@@ -22,9 +22,8 @@ Three things keep it small:
 - move ordering: the cheapest card that takes the lead in the trick first,
   low cards when a partner already wins it.
 
-The rules of play (legal cards, who wins a trick) are the engine's own,
-imported from one place below; only the trump-breaking step is spelled out
-here, mirroring :func:`batak.ai.sim.play_one`. A test plays thousands of small
+The rules of play (legal cards, who wins a trick, when trump breaks) are the
+engine's own, all from :mod:`batak.play`. A test plays thousands of small
 endgames through :class:`batak.deal.Deal` and checks the solver against a
 plain minimax.
 """
@@ -35,18 +34,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from batak.ai.sim import Table, distinct_cards, legal_mask, rollout, trick_best
+from batak.ai.sim import Table, distinct_cards, rollout
 from batak.cards import ABOVE, SUIT_MASKS, Card, CardMask, Suit, card_code, parse_card
+from batak.play import breaks_trump, broken_at_start, lead_code, legal_mask, trick_best
 from batak.rules import Rules, RulesError
 
-_LEAD_AFTER_TRUMP: Final = 0
-_LEAD_AFTER_RUFF: Final = 1
-_LEAD_FREE: Final = 2
-_LEAD_CODES: Final = {
-    "after-trump-played": _LEAD_AFTER_TRUMP,
-    "after-ruff": _LEAD_AFTER_RUFF,
-    "free": _LEAD_FREE,
-}
 _RANK: Final = tuple(c % 13 for c in range(52))
 
 
@@ -184,7 +176,7 @@ class Solver:
         # how much a card is worth keeping: side cards by rank, then trumps by rank
         self._cheap = tuple((13 if SUIT_MASKS[trump] >> c & 1 else 0) + c % 13 for c in range(52))
         self._overtake = rules.overtake_when_trumped
-        self._lead_rule = _LEAD_CODES[rules.trump_lead]
+        self._lead_rule = lead_code(rules.trump_lead)
         if rules.partnership:
             self._side = tuple(s % 2 == holder % 2 for s in range(4))
         else:
@@ -223,7 +215,7 @@ class Solver:
             return 0
         hands = list(pos.hands)
         trick = list(pos.trick)
-        broken = pos.trump_broken or self._lead_rule == _LEAD_FREE
+        broken = pos.trump_broken or broken_at_start(self._lead_rule)
         lo, hi = 0, top
         if guess is None:
             guess = self._estimate(pos)
@@ -242,7 +234,7 @@ class Solver:
     def _estimate(self, pos: Position) -> int:
         """A first guess: the engine's rollout policy playing every seat, hands open."""
         table = Table.of(self.rules, int(self.trump), pos.holder, 1)
-        broken = pos.trump_broken or self._lead_rule == _LEAD_FREE
+        broken = pos.trump_broken or broken_at_start(self._lead_rule)
         won = rollout(table, list(pos.hands), list(pos.trick), pos.leader, broken, [0, 0, 0, 0])
         return sum(won[s] for s in range(4) if self._side[s])
 
@@ -271,12 +263,10 @@ class Solver:
             if len(cands) > 1:
                 cands = self._order_follow(cands, trick, leader, seat, tmask)
         maximising = self._side[seat]
-        nb_rule = self._lead_rule
-        led_trump = tmask >> trick[0] & 1
+        rule = self._lead_rule
+        led = trick[0]
         for card in cands:
-            nb = broken
-            if not nb and tmask >> card & 1 and (nb_rule == _LEAD_AFTER_TRUMP or not led_trump):
-                nb = True
+            nb = broken or breaks_trump(rule, tmask, led, card)
             hands[seat] = hand ^ (1 << card)
             trick.append(card)
             if n == 3:
@@ -371,11 +361,7 @@ class Solver:
             lo, hi = 0, left
         self.nodes += 1
         hand = hands[leader]
-        legal = hand
-        if not broken:
-            other = hand & ~tmask
-            if other:
-                legal = other
+        legal = legal_mask(hand, (), tmask, broken, self._overtake)
         cands = distinct_cards(legal, rest)
         if len(cands) > 1:
             cands.sort(key=lambda c: _lead_order(c, rest))
@@ -387,12 +373,12 @@ class Solver:
         maximising = self._side[leader]
         result = not maximising
         best = cands[0]
-        breaks_on_lead = self._lead_rule == _LEAD_AFTER_TRUMP
+        rule = self._lead_rule
         trick: list[Card] = []
         for card in cands:
             hands[leader] = hand ^ (1 << card)
             trick.append(card)
-            nb = broken or (breaks_on_lead and bool(tmask >> card & 1))
+            nb = broken or breaks_trump(rule, tmask, -1, card)
             ok = self._search(hands, trick, leader, nb, need)
             trick.pop()
             hands[leader] = hand
@@ -540,7 +526,7 @@ def card_values(pos: Position, solver: Solver | None = None) -> dict[Card, int]:
     solver = solver or Solver(pos.rules, pos.trump, pos.holder)
     seat = pos.to_act
     tmask = SUIT_MASKS[pos.trump]
-    broken = pos.trump_broken or pos.rules.trump_lead == "free"
+    broken = pos.trump_broken or broken_at_start(lead_code(pos.rules.trump_lead))
     legal = legal_mask(pos.hands[seat], pos.trick, tmask, broken, pos.rules.overtake_when_trumped)
     out: dict[Card, int] = {}
     for card in _cards(legal):
@@ -560,14 +546,12 @@ def after_card(pos: Position, card: Card) -> Position:
     with its winner to lead."""
     tmask = SUIT_MASKS[pos.trump]
     seat = pos.to_act
-    broken = pos.trump_broken or pos.rules.trump_lead == "free"
+    broken = pos.trump_broken or broken_at_start(lead_code(pos.rules.trump_lead))
     legal = legal_mask(pos.hands[seat], pos.trick, tmask, broken, pos.rules.overtake_when_trumped)
     if not legal >> card & 1:
         raise PositionError("card", f"{card_code(card)} is not a legal card here")
-    if not broken and tmask >> card & 1:
-        rule = _LEAD_CODES[pos.rules.trump_lead]
-        if rule == _LEAD_AFTER_TRUMP or (pos.trick and not tmask >> pos.trick[0] & 1):
-            broken = True
+    led = pos.trick[0] if pos.trick else -1
+    broken = broken or breaks_trump(lead_code(pos.rules.trump_lead), tmask, led, card)
     hands = list(pos.hands)
     hands[seat] ^= 1 << card
     trick = (*pos.trick, card)

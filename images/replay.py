@@ -26,7 +26,8 @@ from PIL import Image, ImageDraw
 
 from . import draw as dr
 from .cards import FACE, FACE_EDGE, card_shadowed, card_size, shadow_margin, suit_colour
-from .labels import EN, suit_name, text_for, upper
+from .labels import suit_name, text_for, upper
+from .png import PNG_LEVEL
 from .table import position, preset_title, seat_fallback
 from .text import display_name, font
 from .theme import Theme, get_theme
@@ -56,21 +57,6 @@ TRICK_XY: Final = {0: (360, 530), 1: (436, 416), 2: (360, 302), 3: (284, 416)}
 DURATION_MS: Final = {"deal": 3000, "auction": 3500, "trick": 1800, "score": 6000}
 HAND_SUITS: Final = "SHCD"  # suits alternate colour, as in the hand picture
 RANK_ORDER: Final = "AKQJT98765432"
-
-# Words the label catalogue does not have yet; English until it does.
-_LOCAL_EN: Final = {
-    "replay.dealt": "Hands as dealt",
-    "replay.takes": "{name} takes trick {n}",
-    "replay.dealer": "dealer {name}",
-    "replay.score": "Score",
-}
-
-
-def _word(lang: str, key: str, **values: object) -> str:
-    if key in EN:
-        return text_for(lang, key, **values)
-    template = _LOCAL_EN[key]
-    return template.format(**values) if values else template
 
 
 # --- the view -----------------------------------------------------------------------
@@ -206,10 +192,10 @@ def _header(
     im: Image.Image, d: ImageDraw.ImageDraw, view: ReplayView, caption: str, th: Theme, lang: str
 ) -> None:
     who = _name(view, view.holder, 24, 260, lang)
-    line = text_for(lang, "contract_line", name=who, n=view.bid)
+    line = text_for(lang, "img.contract_line", name=who, n=view.bid)
     if view.forced:
-        line += text_for(lang, "forced_paren")
-    line += text_for(lang, "trump_line", suit=suit_name(lang, view.trump))
+        line += text_for(lang, "img.forced_paren")
+    line += text_for(lang, "img.trump_line", suit=suit_name(lang, view.trump))
     chip = dr.suit_chip(view.trump, 44, False, th.panel_border)
     dr.paste(im, chip, (W - 16 - chip.width, 14))
     room = W - 32 - chip.width - 24
@@ -240,7 +226,7 @@ def _hand_panel(
     right = x + PANEL_W - 10 - tally.width
     dr.paste(im, tally, (right, y + 6))
     if seat == view.dealer:
-        chip = dr.pill(text_for(lang, "dealer_chip"), 18, (120, 124, 132), (255, 255, 255))
+        chip = dr.pill(text_for(lang, "img.dealer_chip"), 18, (120, 124, 132), (255, 255, 255))
         right -= chip.width + 6
         dr.paste(im, chip, (right, y + 6))
     marks = f"  {view.bid}" if seat == view.holder else ""
@@ -310,16 +296,18 @@ def _auction_panel(
     x0 = (W - box_w) // 2
     y0 = 416 - box_h // 2
     dr.panel(im, (x0, y0, x0 + box_w, y0 + box_h), th, radius=16)
-    dr.text(d, (x0 + 20, y0 + 16), upper(lang, text_for(lang, "auction")), 20, th.dim, bold=True)
+    dr.text(
+        d, (x0 + 20, y0 + 16), upper(lang, text_for(lang, "img.auction")), 20, th.dim, bold=True
+    )
     for i, (seat, bid) in enumerate(calls):
         cx = x0 + 20 + (i // per_col) * col_w
         cy = y0 + 58 + (i % per_col) * row
         name = _name(view, seat, 24, col_w - 110, lang)
         dr.text(d, (cx, cy), name, 24, th.text, bold=True)
-        said = text_for(lang, "pass") if bid is None else str(bid)
+        said = text_for(lang, "img.pass") if bid is None else str(bid)
         colour = th.faint if bid is None else th.accent
         dr.text(d, (cx + col_w - 30, cy), said, 24, colour, bold=True, anchor="ra")
-    holds = text_for(lang, "holds", name=_name(view, view.holder, 20, 200, lang), n=view.bid)
+    holds = text_for(lang, "img.holds", name=_name(view, view.holder, 20, 200, lang), n=view.bid)
     dr.text(d, (W // 2, y0 + box_h - 20), holds, 20, th.text, anchor="ms", max_width=box_w - 30)
 
 
@@ -337,16 +325,18 @@ def _score_panel(
     side = _side_tricks(view, frame.tricks_won)
     who = _name(view, view.holder, 26, 330, lang)
     made = side >= view.bid
-    head = text_for(lang, "made_it" if made else "went_down", name=who)
+    head = text_for(lang, "img.made_it" if made else "img.went_down", name=who)
     dr.text(d, (W // 2, y0 + 24), head, 28, th.good if made else th.bad, bold=True, anchor="mt")
-    line = text_for(lang, "contract_line", name=who, n=view.bid)
-    line += " · " + f"{side} {text_for(lang, 'tricks')}"
+    line = text_for(lang, "img.contract_line", name=who, n=view.bid)
+    line += " · " + text_for(lang, "img.n_tricks", n=side)
     dr.text(d, (W // 2, y0 + 68), line, 20, th.dim, anchor="mt", max_width=x1 - x0 - 40)
     cols = (x0 + 28, x1 - 200, x1 - 40)
     ty = y0 + 124
-    dr.text(d, (cols[0], ty), upper(lang, text_for(lang, "col.player")), 18, th.dim, bold=True)
-    dr.text(d, (cols[1], ty), upper(lang, text_for(lang, "col.tricks")), 18, th.dim, True, "ra")
-    dr.text(d, (cols[2], ty), upper(lang, _word(lang, "replay.score")), 18, th.dim, True, "ra")
+    dr.text(d, (cols[0], ty), upper(lang, text_for(lang, "img.col.player")), 18, th.dim, bold=True)
+    dr.text(d, (cols[1], ty), upper(lang, text_for(lang, "img.col.tricks")), 18, th.dim, True, "ra")
+    dr.text(
+        d, (cols[2], ty), upper(lang, text_for(lang, "img.replay.score")), 18, th.dim, True, "ra"
+    )
     for seat in range(4):
         ry = ty + 44 + seat * 66
         if seat % 2:
@@ -364,14 +354,18 @@ def caption(view: ReplayView, frame: ReplayFrame, lang: str = "en") -> str:
     """The line under the contract that says what this frame shows."""
     if frame.kind == "deal":
         dealer = _name(view, view.dealer, 20, 200, lang)
-        return _word(lang, "replay.dealt") + " · " + _word(lang, "replay.dealer", name=dealer)
+        return (
+            text_for(lang, "img.replay.dealt")
+            + " · "
+            + text_for(lang, "img.replay.dealer", name=dealer)
+        )
     if frame.kind == "auction":
-        return text_for(lang, "bidding")
+        return text_for(lang, "img.bidding")
     if frame.kind == "trick":
         assert frame.winner is not None and frame.trick_number is not None
         name = _name(view, frame.winner, 20, 220, lang)
-        return _word(lang, "replay.takes", name=name, n=frame.trick_number)
-    return text_for(lang, "deal_over")
+        return text_for(lang, "img.replay.takes", name=name, n=frame.trick_number)
+    return text_for(lang, "img.deal_over")
 
 
 def render_frame(
@@ -446,7 +440,7 @@ def render_replay(
             append_images=rest,
             duration=durations,
             loop=0,
-            compress_level=dr.PNG_LEVEL,
+            compress_level=PNG_LEVEL,
         )
     else:
         first.save(buf, "GIF", save_all=True, append_images=rest, duration=durations, loop=0)
