@@ -198,7 +198,11 @@ async def test_a_person_who_cannot_see_their_turn_is_pinged_once() -> None:
             # No hand open: her turn is told by a ping, with the deadline and Show hand.
             notice = await d.wait_for_message(lambda m: alice.id in m.notified, SLOW)
             assert STAMP.search(notice.text()) and "Show hand" in notice.text()
-            hand = await open_hand(d, alice, notice)
+            first = await open_hand(d, alice, notice)
+            # Opening the hand again: the new message follows the game, the old one says so.
+            hand = await open_hand(d, alice, lobby)
+            await d.wait_until(lambda: "replaced" in d.message(first.id).text(), SLOW)
+            assert d.message(first.id).buttons() == []
             await play_in_open_hands(d, {alice.id: hand}, [alice], lobby)
             # Her hand was open from then on: no more pings for the rest of the deal.
             assert len(pings_of(d, alice)) == 1
