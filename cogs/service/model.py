@@ -295,6 +295,12 @@ class Table:
         return self.game.status == "playing" and self.match is not None
 
     @property
+    def recording(self) -> bool:
+        """The match is over and its result not stored yet (a storage error is being
+        retried): nothing more is played, left or cancelled at this table."""
+        return self.game.status == "playing" and self.match is not None and self.match.is_over
+
+    @property
     def finished(self) -> bool:
         return self.game.status == "finished"
 

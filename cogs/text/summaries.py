@@ -168,6 +168,16 @@ def match_result_text(table: Table, summary: MatchSummary | None, lang: str) -> 
     return "\n".join(lines)
 
 
+def result_link_text(table: Table, lang: str) -> str:
+    """One line in the channel of a table played in a thread: who won, where to look."""
+    match = table.match
+    assert match is not None
+    names = seat_names(table, lang)
+    winners = " & ".join(names[s] for s in match.winners)
+    where = f"<#{table.game.thread_id or table.game.channel_id}>"
+    return t("result.link", lang, table=table.id, names=winners, where=where)
+
+
 # ----------------------------------------------------------------------------- private text
 def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> str:
     """The hand message: the seat's cards, what is on the table, what to do."""

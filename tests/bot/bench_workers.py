@@ -1,0 +1,66 @@
+"""How long the drawing worker takes to recover when it is killed with pictures in flight.
+
+    .venv/bin/python -m tests.bot.bench_workers [--pictures 4] [--rounds 5]
+
+Each round: warm drawing worker (the bot's: images warmed up, lower priority), N table
+pictures submitted, the worker SIGKILLed while drawing, then the time until every one of
+the N pictures is delivered by the replacement, and how many processes were started.
+Figures only (no pass/fail on time): the tests assert on the counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import statistics
+import time
+
+from cogs.workers import BACKGROUND, Worker, _warm_up_drawing
+from images.samples import Sample, forced_table, render_sample
+
+
+def _sample() -> Sample:
+    return Sample("forced table", "table", forced_table())
+
+
+async def one_round(pictures: int) -> tuple[float, int, int]:
+    w = Worker("drawing", _warm_up_drawing, BACKGROUND)
+    try:
+        sample = _sample()
+        pid = await w.run(os.getpid)
+        await w.run(render_sample, sample)  # warm
+        calls = [asyncio.ensure_future(w.run(render_sample, sample)) for _ in range(pictures)]
+        await asyncio.sleep(0.05)
+        killed = time.perf_counter()
+        os.kill(pid, signal.SIGKILL)
+        done = await asyncio.gather(*calls)
+        took = time.perf_counter() - killed
+        assert all(isinstance(b, bytes) and b for b in done)
+        return took, w.started - 1, w.retried
+    finally:
+        w.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pictures", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    times = []
+    for i in range(args.rounds):
+        took, replacements, retried = await one_round(args.pictures)
+        times.append(took)
+        print(
+            f"round {i + 1}: {args.pictures} pictures in flight, all delivered {took:.2f} s "
+            f"after the kill; {replacements} replacement process(es), {retried} call(s) retried"
+        )
+    print(
+        f"recovery: median {statistics.median(times):.2f} s, max {max(times):.2f} s "
+        f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
