@@ -250,9 +250,8 @@ class Announcer:
         if table.is_daily:
             return
         lang = table_language(table)
-        text = t(
-            f"seat.{change}", lang, name=name or t("seat.player", lang, n=seat + 1), seat=seat + 1
-        )
+        name = name or t("seat.player", lang, n=seat + 1)
+        text = t(f"seat.{change}", lang, name=name, seat=seat + 1)
         self.notes[table.id] = text
         self.pacer.request(table.id)
         self._spawn(self._post(table, text))
@@ -376,13 +375,8 @@ class Announcer:
                     )
             lang = table_language(table)
             content = self._notice_content(table, mention=user_id)
-            view = view_of(
-                [
-                    TableButton(
-                        table.id, "show", label=t("button.show_hand", lang), style=Style.primary
-                    )
-                ]
-            )
+            show = t("button.show_hand", lang)
+            view = view_of([TableButton(table.id, "show", label=show, style=Style.primary)])
             msg = await channel.send(
                 content,
                 view=view,
@@ -432,27 +426,14 @@ class Announcer:
         )
         await self.store.add_message(table.id, msg.id, kind="link", channel_id=channel_id)
 
-    async def _edit_links(self, table: Table, text: str, view: Any = None) -> bool:
-        """Edit the table's link messages in the channel; False when there is none."""
-        edited = False
+    async def _edit_links(self, table: Table, text: str) -> None:
+        """Edit the table's link line in the channel (the table was cancelled)."""
         for m in await self.store.messages(table.id, "link"):
             channel = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)
-            kwargs: dict[str, Any] = {"content": clip(text), "allowed_mentions": NO_PINGS}
-            if view is not None:
-                kwargs["view"] = view
-            try:
-                await channel.get_partial_message(m.message_id).edit(**kwargs)
-                edited = True
-            except discord.NotFound:  # deleted by someone: the result is posted instead
-                await self.store.remove_messages(table.id, [m.message_id])
-        return edited
-
-    async def _edit_link(self, table: Table, lang: str) -> bool:
-        """The match is over: the lobby's link message becomes the result line."""
-        view = view_of(
-            [TableButton(table.id, "rematch", label=t("button.rematch", lang), style=Style.success)]
-        )
-        return await self._edit_links(table, result_link_text(table, lang), view)
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(m.message_id).edit(
+                    content=clip(text), allowed_mentions=NO_PINGS
+                )
 
     async def _post_deal_summary(self, table: Table, index: int) -> None:
         async with self._notice_lock(table.id):  # keeps deal summaries before the result
@@ -535,20 +516,29 @@ class Announcer:
         if ann.kind not in ("result", "channel_link"):
             log.warning("table %s: unknown announcement %r; skipped", table.id, ann.kind)
             return
-        if ann.kind == "result":
-            channel = self.channel(table)
-        else:
-            channel = self.bot.get_partial_messageable(
-                ann.channel_id or table.game.channel_id, guild_id=table.game.guild_id
-            )
-            if await self._edit_link(table, lang):
-                return  # the lobby's link in the channel now tells the result
-        if await self._already_posted(channel, table):
-            log.info("table %s: %s was posted before a restart; marked", table.id, ann.kind)
-            return
         view = view_of(
             [TableButton(table.id, "rematch", label=t("button.rematch", lang), style=Style.success)]
         )
+        if ann.kind == "result":
+            channel = self.channel(table)
+        else:
+            links = await self.store.messages(table.id, "link")
+            if links:  # a line about this table is already in the channel: it says the result
+                for m in links:
+                    where = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)
+                    with contextlib.suppress(discord.NotFound):  # deleted: nothing to update
+                        await where.get_partial_message(m.message_id).edit(
+                            content=clip(result_link_text(table, lang)),
+                            view=view,
+                            allowed_mentions=NO_PINGS,
+                        )
+                return
+            channel = self.bot.get_partial_messageable(
+                ann.channel_id or table.game.channel_id, guild_id=table.game.guild_id
+            )
+        if await self._already_posted(channel, table):
+            log.info("table %s: %s was posted before a restart; marked", table.id, ann.kind)
+            return
         if ann.kind == "result":
             pic = await pictures.draw(pictures.result_picture(table, lang))
             content = clip(match_result_text(table, table.summary, lang))
