@@ -318,7 +318,7 @@ async def run_bench(
                             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                         if not await script.step(d, t):
                             break
-                except InteractionFailed:
+                except (InteractionFailed, TimeoutError):  # no answer, or no table to play
                     t.failed += 1
                 finally:
                     t.finished = True
