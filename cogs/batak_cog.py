@@ -28,6 +28,7 @@ from .i18n import ls, t
 from .pictures import files_of
 from .replies import Languages, defer_public, fail, guild_of, is_admin, send
 from .service import ServiceError, Table
+from .service.tables import NOTIFY_MODES
 from .text.hints import hint_message
 from .text.rules import rules_text
 from .text.standings import (
@@ -38,7 +39,7 @@ from .text.standings import (
     settings_text,
     stats_text,
 )
-from .text.words import display_name, safe_name
+from .text.words import display_name, safe_name, table_language
 from .tree import service_error
 
 if TYPE_CHECKING:
@@ -75,7 +76,9 @@ class BatakCog(
         self.service = bot.service
         self.languages = Languages(bot.store)
         self.announcer = Announcer(bot, bot.store, bot.service, bot.config)
-        self.hands = Hands(bot.store, bot.service, self.languages, self.announcer)
+        self.hands = Hands(
+            bot.store, bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
+        )
         bot.service.listener = self.announcer
 
     async def cog_unload(self) -> None:
@@ -188,6 +191,7 @@ class BatakCog(
                     deals=deals,
                     pace=pace,
                     thread_id=thread_id,
+                    language=await self.languages.server(guild_id, interaction.guild_locale),
                 )
             except BaseException:
                 if thread is not None:  # no table for it after all
@@ -199,8 +203,22 @@ class BatakCog(
         except discord.Forbidden as exc:
             await self.service.cancel(table.id, user.id, is_admin=True)
             raise ServiceError("error.cannot_post") from exc
+        if thread_id is not None:
+            try:
+                await self.announcer.post_link(table, channel_id)
+            except discord.HTTPException as exc:
+                log.info("no link to the thread of table %s: %s", table.id, exc)
         where = f"<#{thread_id}>" if thread_id else f"<#{channel_id}>"
-        await send(interaction, t("new.opened", lang, table=table.id, where=where))
+        public = table_language(table)  # the buttons named are the table message's
+        text = t(
+            "new.opened",
+            lang,
+            table=table.id,
+            where=where,
+            join=t("button.join", public),
+            start=t("button.start", public),
+        )
+        await send(interaction, text)
 
     @app_commands.command(
         name="hand", description=ls("Show your hand (only you see it)", "cmd.hand")
@@ -430,6 +448,7 @@ class BatakCog(
         async_timer=ls("Turn timer of async tables, hours (1-168)", "opt.async_timer"),
         computer=ls("Computer player level", "opt.computer"),
         threads=ls("Open each table in a new thread", "opt.threads"),
+        notifications=ls("When you are pinged for your turn (just you)", "opt.notifications"),
     )
     @app_commands.choices(
         language=[
@@ -448,8 +467,10 @@ class BatakCog(
             app_commands.Choice(name=ls("async", "pace.async"), value="async"),
         ],
         computer=[app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVELS],
+        notifications=[
+            app_commands.Choice(name=choice(f"notify.{n}"), value=n) for n in NOTIFY_MODES
+        ],
     )
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
         self,
@@ -462,10 +483,9 @@ class BatakCog(
         async_timer: app_commands.Range[int, 1, 168] | None = None,
         computer: str | None = None,
         threads: bool | None = None,
+        notifications: str | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
-        if not is_admin(interaction):
-            raise ServiceError("error.manage_server")
         changes: dict[str, Any] = {}
         if language is not None:
             changes["language"] = language
@@ -483,6 +503,17 @@ class BatakCog(
             changes["bot_level"] = computer
         if threads is not None:
             changes["use_threads"] = threads
+        if changes and not is_admin(interaction):
+            raise ServiceError("error.manage_server")
+        lines: list[str] = []
+        if notifications is not None:
+            lang = await self.languages.of(interaction)
+            done = await self.service.set_notifications(interaction.user.id, notifications)
+            if not done:
+                raise ServiceError("error.notify_nowhere")
+            lines.append(
+                t("settings.notify_saved", lang, mode=t(f"notify.{notifications}", lang), n=done)
+            )
         if changes:
             try:
                 g = await self.store.update_guild_settings(guild_id, **changes)
@@ -492,10 +523,12 @@ class BatakCog(
         else:
             g = await self.store.get_guild_settings(guild_id)
         lang = await self.languages.of(interaction)
+        mine = await self.service.notification_mode(interaction.user.id)
         text = settings_text(g, lang)
+        text += "\n" + t("settings.notify_show", lang, mode=t(f"notify.{mine}", lang))
         if changes:
             text = t("settings.saved", lang) + "\n" + text
-        await send(interaction, text)
+        await send(interaction, "\n".join([*lines, text]))
 
 
 async def setup(bot: BatakBot) -> None:

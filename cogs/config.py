@@ -75,6 +75,12 @@ class BotConfig:
         """The process that syncs the slash commands (one of them is enough)."""
         return self.shard_ids is None or 0 in self.shard_ids
 
+    hand_edit_interval: float = 1.0
+    """At most one edit of a person's open hand per this many seconds (bursts coalesce)."""
+    ping_grace_live: float = 20.0
+    """A person who sees their turn in their open hand is pinged only after this long."""
+    ping_grace_async: float = 1800.0
+
     def service_config(self) -> ServiceConfig:
         return ServiceConfig(
             bot_delay=self.bot_delay,
@@ -145,6 +151,9 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
         error_webhook_per_minute=_int(e, "ERROR_WEBHOOK_PER_MINUTE", 5, 1, 60),
         metrics_port=port,
         metrics_host=e.get("METRICS_HOST", "").strip() or "127.0.0.1",
+        hand_edit_interval=_float(e, "HAND_EDIT_INTERVAL_SECONDS", 1.0, 0.0, 60.0),
+        ping_grace_live=_float(e, "PING_GRACE_SECONDS", 20.0, 0.0, 3600.0),
+        ping_grace_async=_float(e, "ASYNC_PING_GRACE_SECONDS", 1800.0, 0.0, 7 * 86400.0),
     )
 
 

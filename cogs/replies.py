@@ -12,7 +12,7 @@ import discord
 from data import Store, StoreError
 
 from .components import release
-from .i18n import resolve, t
+from .i18n import language_of, resolve, t
 from .service import ServiceError
 from .text.words import clip
 
@@ -28,17 +28,27 @@ class Languages:
         self.store = store
         self._languages: dict[int, str] = {}
 
-    async def server(self, guild_id: int | None) -> str:
+    async def server(
+        self, guild_id: int | None, guild_locale: str | discord.Locale | None = None
+    ) -> str:
+        """The server's language: its setting, else (never set) its Discord locale when
+        there is a catalogue for it, else English."""
         if guild_id is None:
             return "en"
         lang = self._languages.get(guild_id)
         if lang is None:
-            lang = (await self.store.get_guild_settings(guild_id)).language
-            self._languages[guild_id] = lang
+            g = await self.store.get_guild_settings(guild_id)
+            if g.updated_at is not None:  # the server chose its settings
+                lang = g.language
+                self._languages[guild_id] = lang
+            else:
+                return language_of(guild_locale) or g.language
         return lang
 
     async def of(self, interaction: discord.Interaction[Any]) -> str:
-        return resolve(interaction.locale, await self.server(interaction.guild_id))
+        """The reader's language (replies): their locale, else the server's language."""
+        server = await self.server(interaction.guild_id, interaction.guild_locale)
+        return resolve(interaction.locale, server)
 
     def remember(self, guild_id: int, language: str) -> None:
         """The server's language was just changed to ``language``."""
@@ -52,8 +62,10 @@ async def send(
     ephemeral: bool = True,
     files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
-) -> None:
-    """Answer an interaction (first response or follow-up), never pinging anyone."""
+) -> discord.WebhookMessage | None:
+    """Answer an interaction (first response or follow-up), never pinging anyone.
+
+    Returns the message of a follow-up (a deferred answer), None for a first response."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
     if files:
         kwargs["files"] = files
@@ -61,9 +73,9 @@ async def send(
         kwargs["view"] = view
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(clip(content), **kwargs)
-        else:
-            await interaction.response.send_message(clip(content), **kwargs)
+            return await interaction.followup.send(clip(content), wait=True, **kwargs)
+        await interaction.response.send_message(clip(content), **kwargs)
+        return None
     finally:
         release(view)
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from batak import Action, format_action, parse_action
+from batak import PASS, Action, format_action, parse_action
 from batak.ai.hints import Hint
+from batak.deal import Phase
 from data import (
     AlreadyRecordedError,
     Announcement,
@@ -129,6 +130,8 @@ class PlayingTables(TableRegistry):
         await self.store.set_seat(table.id, seat, Seat(s.user_id, None, s.name), expected=s)
         await self._refresh(table)
         table.timeouts[seat] = 0
+        name = s.name or ""
+        events.append(lambda: self.listener.seat_changed(table, seat, "back", name))
         events.append(lambda: self.listener.table_changed(table))
 
     async def hint(self, table_id: int, user_id: int) -> tuple[Action, Hint]:
@@ -161,6 +164,7 @@ class PlayingTables(TableRegistry):
         before = match.move_number
         deals_before = len(match.finished)
         match.apply(action, seat)
+        self._set_deadline(table)  # before any await: whoever reads the turn sees its clock
         try:
             await self.store.append_action(
                 table.id,
@@ -300,13 +304,31 @@ class PlayingTables(TableRegistry):
             return
         timeout = table.settings.turn_timeout_s
         if timeout:
+            now = self._clock()
+            self._set_deadline(table)
+            assert table.deadline is not None
             self.timers.schedule(
-                key, float(timeout), lambda: self._timer_fired(table.id, move, True)
+                key,
+                max(0.0, table.deadline - now),
+                lambda: self._timer_fired(table.id, move, True),
             )
         else:
+            table.deadline = None
             self.timers.cancel(key)
         if events is not None:
             events.append(lambda: self.listener.turn_started(table, seat))
+
+    def _set_deadline(self, table: Table) -> None:
+        """The deadline of the turn now (kept if already set for this move)."""
+        match = table.match
+        timeout = table.settings.turn_timeout_s
+        if match is None or match.is_over or match.to_act is None or not timeout:
+            return
+        if table.controlled_by_bot(match.to_act) or table.is_daily:
+            return
+        if table.deadline is None or table.deadline_move != match.move_number:
+            table.deadline = self._clock() + float(timeout)
+            table.deadline_move = match.move_number
 
     async def _timer_fired(self, table_id: int, move: int, timed_out: bool) -> None:
         table = self.tables.get(table_id)
@@ -322,7 +344,10 @@ class PlayingTables(TableRegistry):
                 if match.move_number != move or match.to_act is None:
                     return
                 seat = match.to_act
-                action = await self._computer_action(table, seat)
+                if timed_out and not table.controlled_by_bot(seat) and _may_pass(table):
+                    action: Action = PASS  # a time-out never bids for an absent person
+                else:
+                    action = await self._computer_action(table, seat)
                 handed_over = False
                 if timed_out and not table.controlled_by_bot(seat):
                     table.timeouts[seat] += 1
@@ -358,3 +383,10 @@ class PlayingTables(TableRegistry):
                     lambda: self._timer_fired(table_id, move, timed_out),
                 )
         await self._emit(events)
+
+
+def _may_pass(table: Table) -> bool:
+    """In the auction, when passing is allowed (a time-out passes)."""
+    match = table.match
+    assert match is not None
+    return match.deal.phase is Phase.AUCTION and PASS in match.legal_actions()

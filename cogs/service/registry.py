@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import logging
 import random
+import time
 from collections.abc import AsyncIterator, Callable
 
 from batak import Match, parse_action
@@ -36,6 +37,7 @@ class TableRegistry:
         today: Callable[[], dt.date] | None = None,
         rng: random.Random | None = None,
         owns_guild: Callable[[int], bool] | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         """``owns_guild``: whether this process runs the shard of a server (several
         processes share one database; each restores, times and moves only its own
@@ -47,6 +49,8 @@ class TableRegistry:
         self.listener: TableListener = listener if listener is not None else NullListener()
         self._today = today or (lambda: dt.datetime.now(dt.UTC).date())
         self._rng = rng or random.SystemRandom()
+        self._clock = clock
+        """Wall-clock time (Unix seconds): turn deadlines are shown and stored as such."""
         self.tables: dict[int, Table] = {}
         self._finished: dict[int, Table] = {}
         self._opening: set[tuple[int, int]] = set()

@@ -8,6 +8,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import datetime
 
 from batak import Match, RulesError, daily_seed, preset
 from data import (
@@ -23,10 +24,23 @@ from data import (
 
 from .errors import ServiceError
 from .listener import Event
-from .model import DAILY, CloseReason, Table, TableSettings, as_pace, phase_of
+from .model import (
+    DAILY,
+    NOTIFY_MODES,
+    CloseReason,
+    FormerSeat,
+    NotifyMode,
+    Table,
+    TableSettings,
+    as_notify,
+    as_pace,
+    phase_of,
+)
 from .play import PlayingTables
 
 log = logging.getLogger(__name__)
+
+__all__ = ["NOTIFY_MODES", "TableService"]
 
 
 class TableService(PlayingTables):
@@ -60,9 +74,27 @@ class TableService(PlayingTables):
                     await self._run_daily_bots(table, events)
                 await self._emit(events)
             elif table.playing:
+                await self._restore_deadline(table)
                 self._schedule(table)
         log.info("restored %d open table(s)", len(restored))
         return restored
+
+    async def _restore_deadline(self, table: Table) -> None:
+        """The turn timer resumes with the time that was left: the turn began when the
+        last action was stored (or when the match started)."""
+        timeout = table.settings.turn_timeout_s
+        if not timeout or table.to_act is None or table.controlled_by_bot(table.to_act):
+            return
+        began = table.game.updated_at
+        if table.move > 0:
+            log_ = await self.store.action_log(table.id, since_move=table.move - 1)
+            if log_:
+                began = log_[-1].at
+        try:
+            start = datetime.fromisoformat(began).timestamp()
+        except ValueError:
+            return
+        table.deadline, table.deadline_move = start + float(timeout), table.move
 
     # ------------------------------------------------------------------ lobby
     async def create_table(
@@ -79,9 +111,11 @@ class TableService(PlayingTables):
         thread_id: int | None = None,
         seats: list[Seat] | None = None,
         rematch_of: int | None = None,
+        language: str | None = None,
     ) -> Table:
         """Open a lobby with the host in seat 0 (or the given seats).
 
+        ``language`` is the table's (public messages); default: the server's setting.
         The store keeps one open table per seated host and server, and one rematch per
         finished table, whoever races: ``error.already_hosting`` and
         ``error.rematch_exists`` (with the table that is open) say so."""
@@ -100,7 +134,7 @@ class TableService(PlayingTables):
             pace=p,
             turn_timeout_s=self.config.turn_timeout_override or g.turn_timeout_s(p),
             bot_level=g.bot_level,
-            language=g.language,
+            language=language or g.language,
             first_dealer=0,
             rematch_of=rematch_of,
         )
@@ -121,8 +155,50 @@ class TableService(PlayingTables):
             raise ServiceError("error.rematch_exists", table=exc.game_id) from exc
         table = Table(game=game, match=None, rules=rules)
         self.tables[table.id] = table
+        for s in initial:
+            if s.user_id is not None:
+                await self._carry_notifications(table, s.user_id)
         await self._emit([lambda: self.listener.table_changed(table)])
         return table
+
+    # ------------------------------------------------------------------ notifications
+    async def notification_mode(self, user_id: int) -> NotifyMode:
+        """A person's notification setting (needed, every, never), kept in the settings of
+        their tables and carried to each new one; ``needed`` if never chosen."""
+        for table in self.tables_of(user_id):
+            mode = table.settings.notify.get(str(user_id))
+            if mode is not None:
+                return mode
+        for game in await self.store.list_games(user_id=user_id, status=None, limit=5):
+            mode = TableSettings.from_dict(game.settings).notify.get(str(user_id))
+            if mode is not None:
+                return mode
+        return "needed"
+
+    async def set_notifications(self, user_id: int, mode: str) -> int:
+        """Store a person's notification setting at every open table of theirs; returns how
+        many (0: they sit nowhere, so there is nowhere to keep it yet)."""
+        chosen = as_notify(mode)
+        if chosen is None:
+            raise ServiceError("error.bad_setting", reason=f"notifications {mode!r}")
+        done = 0
+        for table in self.tables_of(user_id):
+            async with table.lock:
+                if table.is_daily or not table.game.is_open:
+                    continue
+                await self._write_notify(table, user_id, chosen)
+                done += 1
+        return done
+
+    async def _write_notify(self, table: Table, user_id: int, mode: NotifyMode) -> None:
+        notify = dict(table.settings.notify) | {str(user_id): mode}
+        settings = replace(table.settings, notify=notify)
+        table.game = await self.store.set_game_settings(table.id, settings.to_dict())
+
+    async def _carry_notifications(self, table: Table, user_id: int) -> None:
+        mode = await self.notification_mode(user_id)
+        if mode != "needed" and table.settings.notify.get(str(user_id)) != mode:
+            await self._write_notify(table, user_id, mode)
 
     def hosted_by(self, guild_id: int, host_id: int) -> Table | None:
         """The open table (not a daily) ``host_id`` hosts and sits at in the server."""
@@ -173,6 +249,7 @@ class TableService(PlayingTables):
             except GameClosedError as exc:
                 raise ServiceError("error.already_started") from exc
             await self._refresh(table)
+            await self._carry_notifications(table, user_id)
         await self._emit([lambda: self.listener.table_changed(table)])
         return seat
 
@@ -191,8 +268,9 @@ class TableService(PlayingTables):
         await self._emit([lambda: self.listener.table_changed(table)])
         return free[0]
 
-    async def leave(self, table_id: int, user_id: int) -> int:
-        """Leave a table: in the lobby the seat empties, in play a computer player takes it."""
+    async def leave(self, table_id: int, user_id: int, change: str = "left") -> int:
+        """Leave a table: in the lobby the seat empties, in play a computer player takes it
+        (the table is told: ``change`` is left or kicked; past tricks keep the name)."""
         table = self.get(table_id)
         events: list[Event] = []
         async with self._hold(table):
@@ -210,9 +288,14 @@ class TableService(PlayingTables):
                 if all(s.user_id is None for s in table.seats):
                     await self._cancel_locked(table, "empty", events)
             else:
+                name = table.seats[seat].name or ""
+                former = (*table.settings.former_seats, FormerSeat(seat, table.move, name))
                 await self.store.leave_game(table_id, user_id, replace_with_bot=table.bot_level)
-                await self._refresh(table)
+                table.game = await self.store.set_game_settings(
+                    table_id, replace(table.settings, former_seats=former).to_dict()
+                )
                 table.timeouts[seat] = 0
+                events.append(lambda: self.listener.seat_changed(table, seat, change, name))
                 events.append(lambda: self.listener.table_changed(table))
                 if all(s.user_id is None for s in table.seats):
                     await self._cancel_locked(table, "empty", events)
@@ -227,7 +310,7 @@ class TableService(PlayingTables):
             raise ServiceError("error.host_only")
         if table.seat_of(target) is None:
             raise ServiceError("error.target_not_seated")
-        return await self.leave(table_id, target)
+        return await self.leave(table_id, target, "kicked")
 
     async def cancel(self, table_id: int, user_id: int, *, is_admin: bool) -> None:
         table = self.get(table_id)
@@ -309,6 +392,7 @@ class TableService(PlayingTables):
             thread_id=old.game.thread_id,
             seats=seats,
             rematch_of=table_id,
+            language=old.settings.language or guild.language,
         )
         return table
 

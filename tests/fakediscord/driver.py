@@ -734,11 +734,13 @@ class Driver:
 
     def use_discord_rate_limits(self) -> None:
         """Per-channel buckets like the ones Discord answers in practice (not documented
-        exactly): 5 message creates per 5 s, 5 edits per 5 s, 5 deletes per 1 s. discord.py
-        reads the X-RateLimit-* headers and waits before it would hit a 429."""
+        exactly): 5 message creates per 5 s, 5 edits per 5 s, 5 deletes per 1 s; and per
+        interaction token, 5 edits of its messages per 2 s. discord.py reads the
+        X-RateLimit-* headers and waits before it would hit a 429."""
         self.set_rate_limit(r"^/channels/\d+/messages$", 5, 5.0, method="POST")
         self.set_rate_limit(r"^/channels/\d+/messages/\d+$", 5, 5.0, method="PATCH")
         self.set_rate_limit(r"^/channels/\d+/messages/\d+$", 5, 1.0, method="DELETE")
+        self.set_rate_limit(r"^/webhooks/\d+/[^/]+/messages/[^/]+$", 5, 2.0, method="PATCH")
 
     @staticmethod
     def is_ephemeral(message: MessageRecord) -> bool:

@@ -675,6 +675,8 @@ class FakeDiscord:
         self.injected_429: list[Injected429] = []
         self.rate_limits: list[RateLimitRule] = []
         self.served_429 = 0
+        self.api_calls = 0
+        """Every REST request the bot made (the bench reports them per move)."""
         self.identify_count = 0
         self.resume_count = 0
         self.resumable: dict[str, GatewaySession] = {}
@@ -1196,6 +1198,7 @@ class FakeDiscord:
             return plain
         sub = path[len(API_PREFIX) :]
         method = request.method
+        self.api_calls += 1
         tokenless = sub.startswith(("/interactions/", "/webhooks/"))
         resp: web.StreamResponse
         try:
