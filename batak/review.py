@@ -363,6 +363,21 @@ def par_of(deal: Deal, nodes: int = PAR_NODES) -> int | None:
         return None
 
 
+def review_record(record: object, seats: tuple[int, ...]) -> Review:
+    """:func:`review_deal` of a ``batak-deal/1`` record (for a worker process: plain
+    data in, plain data out). Raises :class:`batak.records.RecordError` for a bad one."""
+    from batak.records import deal_from_record
+
+    return review_deal(deal_from_record(record), seats)
+
+
+def pars_of_records(records: list[object], nodes: int = PAR_NODES) -> list[int | None]:
+    """The par of each record (``None`` where the budget ran out)."""
+    from batak.records import deal_from_record
+
+    return [par_of(deal_from_record(r), nodes) for r in records]
+
+
 __all__ = [
     "Decision",
     "Review",
@@ -373,6 +388,8 @@ __all__ = [
     "judge",
     "judge_seat",
     "par_of",
+    "pars_of_records",
     "review_deal",
+    "review_record",
     "turning_card",
 ]

@@ -28,6 +28,7 @@ from .hands import Hands
 from .i18n import ls, t
 from .pictures import files_of
 from .replies import Languages, fail, guild_of, is_admin, send
+from .review import CompareButton, ReviewButton, Reviews, compare_view
 from .service import ServiceError, Table
 from .text.hints import hint_message
 from .text.rules import rules_text
@@ -77,6 +78,7 @@ class BatakCog(
         self.announcer = Announcer(bot, bot.store, bot.service, bot.config)
         self.hands = Hands(bot.store, bot.service, self.languages, self.announcer)
         bot.service.listener = self.announcer
+        self.reviews = Reviews(bot, self.languages)
 
     async def cog_unload(self) -> None:
         await self.announcer.close()
@@ -406,12 +408,50 @@ class BatakCog(
             if exc.key != "error.daily_done":
                 raise
             result = await self.store.daily_result(guild_id, user.id)
-            score = result.score if result is not None else None
-            if score is None:
+            if result is None or result.score is None:
                 raise
-            await send(interaction, t("daily.already", lang, score=score))
+            score = result.score
+            text = t("daily.already", lang, score=score) + "\n" + t("daily.compare_offer", lang)
+            await send(interaction, text, view=compare_view(result.day, lang))
             return
         await self.hands.send_hand(interaction, table, t("daily.intro", lang))
+
+    @app_commands.command(
+        name="replay", description=ls("Replay a finished deal as an animated picture", "cmd.replay")
+    )
+    @app_commands.describe(
+        match=ls("Match number (see /batak history)", "opt.match"),
+        deal=ls("Deal number in the match (default: the last)", "opt.deal"),
+        file=ls("A batak-deal/1 file: one deal or a JSON Lines match", "opt.file"),
+    )
+    @app_commands.guild_only()
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[int, 1] | None = None,
+        deal: app_commands.Range[int, 1, 99] | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        await self.reviews.replay(interaction, match, deal, file)
+
+    @app_commands.command(
+        name="review",
+        description=ls("Where a finished deal was won or lost (only you see it)", "cmd.review"),
+    )
+    @app_commands.describe(
+        match=ls("Match number (see /batak history)", "opt.match"),
+        deal=ls("Deal number in the match (default: the last)", "opt.deal"),
+        file=ls("A batak-deal/1 file: one deal or a JSON Lines match", "opt.file"),
+    )
+    @app_commands.guild_only()
+    async def review(
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[int, 1] | None = None,
+        deal: app_commands.Range[int, 1, 99] | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        await self.reviews.review(interaction, match, deal, file)
 
     @app_commands.command(name="rules", description=ls("The rules of Batak", "cmd.rules"))
     @app_commands.describe(preset=ls("Which rule set", "opt.rules_preset"))
@@ -508,5 +548,5 @@ class BatakCog(
 
 async def setup(bot: BatakBot) -> None:
     """discord.py extension entry point."""
-    bot.add_dynamic_items(HandButton, TableButton)
+    bot.add_dynamic_items(HandButton, TableButton, ReviewButton, CompareButton)
     await bot.add_cog(BatakCog(bot))

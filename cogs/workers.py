@@ -103,6 +103,9 @@ def _warm_up_drawing() -> None:
 BACKGROUND = 10
 DRAWING = Worker("drawing", _warm_up_drawing, BACKGROUND)
 THINKING = Worker("thinking", niceness=BACKGROUND)
+# Reviews (double-dummy searches of whole deals, seconds each) get a process of their own,
+# lower still: a computer player's move in the thinking worker never waits behind one.
+REVIEW = Worker("review", niceness=BACKGROUND + 5)
 
 
 def start_all() -> None:
@@ -113,3 +116,4 @@ def start_all() -> None:
 def close_all() -> None:
     DRAWING.close()
     THINKING.close()
+    REVIEW.close()

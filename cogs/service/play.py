@@ -180,7 +180,12 @@ class PlayingTables(TableRegistry):
                     match.totals[0],
                     day=table.settings.day,
                     placement=match.placements()[0],
-                    details={"totals": list(match.totals), "deals": len(match.finished)},
+                    details={
+                        "totals": list(match.totals),
+                        "deals": len(match.finished),
+                        # the deals themselves: replays, reviews, the daily comparison
+                        "records": records,
+                    },
                     game_id=table.id,
                 )
             except DailyAlreadyPlayedError:
