@@ -51,8 +51,9 @@ MAX_REPLAY_BYTES = 8 * 1024 * 1024
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 """A larger upload is refused unread (a 20-deal match is about 40 kB)."""
 
-COMPARE_PAR_NODES = 60_000
-"""Solver nodes per par in the daily comparison (many pars: each one small)."""
+COMPARE_PAR_NODES = 200_000
+"""Solver nodes per par in the daily comparison (cached per hands and contract, so
+everyone who reached the same contract shares one search)."""
 
 REVIEW_RE = r"br:(?P<table>[0-9]{1,18}):(?P<deal>[0-9]{1,2})"
 COMPARE_RE = r"bd:(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"
@@ -105,6 +106,12 @@ def _record(deal: Deal, number: int) -> dict[str, Any]:
 
 def _key(record: dict[str, Any]) -> str:
     return json.dumps(record, sort_keys=True, separators=(",", ":"))
+
+
+def _par_key(record: dict[str, Any]) -> str:
+    """What the par depends on: the rules, the hands, the contract and who leads."""
+    keep = ("rules", "dealer", "hands", "contract")
+    return json.dumps({k: record.get(k) for k in keep}, sort_keys=True, separators=(",", ":"))
 
 
 class Reviews:
@@ -222,7 +229,12 @@ class Reviews:
         if member is not None:
             return member.display_name
         user = self.bot.get_user(user_id)
-        return user.display_name if user is not None else f"#{user_id}"
+        if user is None:
+            try:
+                user = await self.bot.fetch_user(user_id)
+            except discord.HTTPException:
+                return f"#{user_id}"
+        return user.display_name
 
     async def table_deal(self, table_id: int, index: int, lang: str) -> FoundDeal:
         """Deal ``index`` (0-based) of a table, open, just finished or only stored."""
@@ -347,12 +359,13 @@ class Reviews:
 
     # ------------------------------------------------------------------ daily comparison
     async def pars(self, records: Sequence[dict[str, Any]]) -> list[int | None]:
-        keys = [_key(r) for r in records]
-        todo = [r for r, k in zip(records, keys, strict=True) if k not in self._pars]
+        keys = [_par_key(r) for r in records]
+        todo = {k: r for r, k in zip(records, keys, strict=True) if k not in self._pars}
         if todo:
-            found = await workers.REVIEW.run(pars_of_records, todo, COMPARE_PAR_NODES)
-            for r, p in zip(todo, found, strict=True):
-                self._pars[_key(r)] = p
+            found = await workers.REVIEW.run(
+                pars_of_records, list(todo.values()), COMPARE_PAR_NODES
+            )
+            self._pars.update(zip(todo, found, strict=True))
             while len(self._pars) > 2048:
                 self._pars.popitem(last=False)
         return [self._pars.get(k) for k in keys]
