@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: run test lint types play bench e2e-bench gallery fuzz clean
+.PHONY: run test lint types play bench e2e-bench gallery fuzz chaos clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ gallery: $(VENV)/.installed
 
 e2e-bench: $(VENV)/.installed-test
 	$(PY) -m tests.fakediscord.bench --tables 200
+
+# SIGKILL the real bot >= 50 times (some right after a match is recorded) against the
+# fake Discord; prints kills survived, lost / duplicated moves and stranded tables.
+chaos: $(VENV)/.installed-test
+	$(PY) -m tests.bot.chaos --kills $(or $(KILLS),50)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

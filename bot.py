@@ -20,6 +20,7 @@ from cogs import workers
 from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.service import TableService
+from cogs.tree import BatakTree
 from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
 
 log = logging.getLogger("batak")
@@ -50,6 +51,7 @@ class BatakBot(commands.Bot):
             # (the table message, turn notices), and 1000 cached messages with their
             # buttons would only add memory and garbage-collector work under load.
             max_messages=None,
+            tree_cls=BatakTree,  # options checked before a command runs; one error handler
         )
         self.config = config
         self.store = store

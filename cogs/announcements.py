@@ -19,18 +19,23 @@ from discord.ext import commands
 
 from batak import Action
 from batak.deal import Phase
-from data import MatchSummary, Store
+from data import MatchSummary, PendingAnnouncement, Store
 
 from . import pictures
-from .components import TableButton, table_view, view_of
+from .components import TableButton, has_component, table_id, table_view, view_of
 from .i18n import t
 from .pacing import EditPacer
 from .pictures import files_of
 from .replies import NO_PINGS
 from .review import review_view
 from .service import Actor, CloseReason, Table, TableService
-from .text.summaries import deal_summary_text, match_result_text, public_summary
-from .text.words import action_text, clip, table_language
+from .text.summaries import (
+    deal_summary_text,
+    match_result_text,
+    public_summary,
+    result_link_text,
+)
+from .text.words import action_text, clip, seat_name, table_language
 
 if TYPE_CHECKING:
     from .config import BotConfig
@@ -53,6 +58,9 @@ class Announcer:
         self.notes: dict[int, str] = {}
         self.closed: dict[int, Table] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
+        self._announced: set[int] = set()
+        """Announcements this process posted and marked (a second poster skips them)."""
+        self._failures: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def close(self) -> None:
@@ -152,9 +160,17 @@ class Announcer:
     async def match_finished(self, table: Table, summary: MatchSummary | None) -> None:
         if table.is_daily:
             return
+        self.notes.pop(table.id, None)
+        self._spawn(self.post_pending(table.id))  # stored with the result, posted from there
+
+    async def match_recording_failed(self, table: Table, attempt: int, retry_in: float) -> None:
+        if table.is_daily:
+            return
+        lang = table_language(table)
+        self.notes[table.id] = t(
+            "note.recording_retry", lang, attempt=attempt, seconds=f"{retry_in:.0f}"
+        )
         self.pacer.request(table.id)
-        self._spawn(self._post_result(table, summary))
-        self._spawn(self._clear_notices(table))
 
     async def table_closed(self, table: Table, reason: CloseReason) -> None:
         if table.is_daily:
@@ -171,7 +187,7 @@ class Announcer:
         if table.is_daily:
             return
         lang = table_language(table)
-        name = table.seats[seat].name or t("seat.player", lang, n=seat + 1)
+        name = seat_name(table.seats[seat], seat, lang)
         key = "note.handed_over" if handed_over else "note.timeout"
         self.notes[table.id] = t(key, lang, name=name, action=action_text(action, lang))
         self.pacer.request(table.id)
@@ -182,11 +198,14 @@ class Announcer:
 
     async def _clear_notices(self, table: Table) -> None:
         async with self._notice_lock(table.id):
-            old = await self.store.take_messages(table.id, "turn")
-            for m in old:
-                channel = self.bot.get_partial_messageable(m.channel_id or table.game.where_id)
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(m.message_id).delete()
+            await self._clear_notices_locked(table)
+
+    async def _clear_notices_locked(self, table: Table) -> None:
+        old = await self.store.take_messages(table.id, "turn")
+        for m in old:
+            channel = self.bot.get_partial_messageable(m.channel_id or table.game.where_id)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(m.message_id).delete()
 
     async def _turn_notice(self, table: Table, seat: int, move: int) -> None:
         async with self._notice_lock(table.id):
@@ -243,27 +262,144 @@ class Announcer:
                 allowed_mentions=NO_PINGS,
             )
 
-    async def _post_result(self, table: Table, summary: MatchSummary | None) -> None:
-        async with self._notice_lock(table.id):
-            lang = table_language(table)
-            pic = await pictures.draw(pictures.result_picture(table, lang))
-            view = view_of(
-                [
-                    TableButton(
-                        table.id, "rematch", label=t("button.rematch", lang), style=Style.success
+    # ------------------------------------------------------------------ the match end
+    async def post_pending(self, game_id: int | None = None) -> None:
+        """Post the announcements the store holds (of one table, or all), oldest first,
+        each marked announced once it is out.
+
+        They were stored with the match result in one transaction, so a crash at any
+        moment leaves them here for the next start. Each table's are posted under its
+        notice lock (after its deal summaries, never by two posters at once); a post
+        that was made just before a crash, but not marked, is found in the channel and
+        only marked (:meth:`_already_posted`), so the result is posted exactly once.
+        """
+        try:
+            pending = await self.store.pending_announcements(game_id=game_id, limit=500)
+        except Exception:
+            log.exception("could not read the pending announcements")
+            return
+        by_game: dict[int | None, list[PendingAnnouncement]] = {}
+        for ann in pending:
+            by_game.setdefault(ann.game_id, []).append(ann)
+        for gid, anns in by_game.items():
+            if gid is None:
+                for ann in anns:  # nothing of ours makes these; do not keep them forever
+                    log.warning("announcement %s (%s) has no table; dropped", ann.id, ann.kind)
+                    await self.store.mark_announced(ann.id)
+                continue
+            async with self._notice_lock(gid):
+                await self._post_game(gid, anns)
+
+    async def _post_game(self, game_id: int, anns: list[PendingAnnouncement]) -> None:
+        try:
+            table = self.find(game_id) or await self.service.load(game_id)
+        except Exception:
+            log.exception("table %s: cannot load it to post its announcements", game_id)
+            return
+        if table.status == "finished" and table.summary is None:
+            match_id = next((a.match_id for a in anns if a.match_id is not None), None)
+            if match_id is not None:
+                table.summary = await self.store.get_match(match_id, with_records=False)
+        self.closed.setdefault(table.id, table)
+        for ann in anns:
+            if ann.id in self._announced:
+                continue  # posted by another poster since the list was read
+            try:
+                await self._post_announcement(table, ann)
+            except discord.HTTPException as exc:
+                tries = self._failures[ann.id] = self._failures.get(ann.id, 0) + 1
+                if 400 <= exc.status < 500 and exc.status != 429 and tries >= 5:
+                    log.error(
+                        "table %s: %s refused %d times (%s); dropped", game_id, ann.kind, tries, exc
                     )
-                ]
+                else:
+                    log.warning(
+                        "table %s: posting %s failed (%s); will retry", game_id, ann.kind, exc
+                    )
+                    return  # keep the order: the rest waits for this one
+            except Exception:
+                log.exception("table %s: posting %s failed; will retry", game_id, ann.kind)
+                return
+            self._announced.add(ann.id)
+            self._failures.pop(ann.id, None)
+            await self.store.mark_announced(ann.id)
+
+    async def _post_announcement(self, table: Table, ann: PendingAnnouncement) -> None:
+        lang = table_language(table)
+        if ann.kind == "table_final":
+            await self._edit_table_message(table.id)
+            await self._clear_notices_locked(table)
+            return
+        if ann.kind not in ("result", "channel_link"):
+            log.warning("table %s: unknown announcement %r; skipped", table.id, ann.kind)
+            return
+        view = view_of(
+            [TableButton(table.id, "rematch", label=t("button.rematch", lang), style=Style.success)]
+        )
+        if ann.kind == "result":
+            channel = self.channel(table)
+        else:
+            links = await self.store.messages(table.id, "link")
+            if links:  # a line about this table is already in the channel: it says the result
+                for m in links:
+                    where = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)
+                    with contextlib.suppress(discord.NotFound):  # deleted: nothing to update
+                        await where.get_partial_message(m.message_id).edit(
+                            content=clip(result_link_text(table, lang)),
+                            view=view,
+                            allowed_mentions=NO_PINGS,
+                        )
+                return
+            channel = self.bot.get_partial_messageable(
+                ann.channel_id or table.game.channel_id, guild_id=table.game.guild_id
             )
-            await self.channel(table).send(
-                clip(match_result_text(table, summary, lang)),
-                files=files_of(pic),
-                view=view,
-                allowed_mentions=NO_PINGS,
-            )
+        if await self._already_posted(channel, table):
+            log.info("table %s: %s was posted before a restart; marked", table.id, ann.kind)
+            return
+        if ann.kind == "result":
+            pic = await pictures.draw(pictures.result_picture(table, lang))
+            content = clip(match_result_text(table, table.summary, lang))
+            files = files_of(pic)
+        else:
+            content = clip(result_link_text(table, lang))
+            files = []
+        await channel.send(
+            content,
+            files=files,
+            view=view,
+            allowed_mentions=NO_PINGS,
+            nonce=f"batak-{ann.id}",  # Discord drops a second send within minutes
+        )
+
+    async def _already_posted(self, channel: discord.PartialMessageable, table: Table) -> bool:
+        """A message of ours with this table's Rematch button among the channel's latest
+        (other than the table message, which has one too once the match is over)."""
+        marker = table_id(table.id, "rematch")
+        me = self.bot.user.id if self.bot.user is not None else None
+        try:
+            async for message in channel.history(limit=50):
+                if (
+                    message.author.id == me
+                    and message.id != table.game.table_message_id
+                    and has_component(message, marker)
+                ):
+                    return True
+        except discord.HTTPException as exc:  # no Read Message History here: rely on nonce
+            log.info("table %s: cannot read the channel's history: %s", table.id, exc)
+        return False
+
+    async def sweep(self, every: float = 60.0) -> None:
+        """Post what is still pending (Discord was down, a channel refused) now and then."""
+        while True:
+            await asyncio.sleep(every)
+            await self.post_pending()
 
     # ------------------------------------------------------------------ start-up
     async def refresh_all(self) -> None:
-        """After a restart: redraw every open table and re-send the turn notices."""
+        """After a restart: post what a finished match still owes (its result, stored
+        with it), redraw every open table and re-send the turn notices."""
+        self._spawn(self.post_pending())
+        self._spawn(self.sweep())
         for table in list(self.service.tables.values()):
             if table.is_daily:
                 continue

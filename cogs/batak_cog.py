@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,16 +18,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from batak import PRESET_NAMES
-from data import InvalidSettingError, user_key
+from data import BOT_LEVELS, InvalidSettingError, user_key
 
 from . import pictures
 from .announcements import Announcer
-from .components import HAND_RE, TABLE_RE, HandButton, TableButton, has_component
+from .components import HandClick, TableClick, parse_custom_id
 from .hands import Hands
 from .i18n import ls, t
 from .pictures import files_of
-from .replies import Languages, fail, guild_of, is_admin, send
-from .review import CompareButton, ReviewButton, Reviews, compare_view
+from .replies import Languages, defer_public, fail, guild_of, is_admin, send
+from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
 from .service import ServiceError, Table
 from .text.hints import hint_message
 from .text.rules import rules_text
@@ -40,7 +39,8 @@ from .text.standings import (
     settings_text,
     stats_text,
 )
-from .text.words import display_name
+from .text.words import display_name, safe_name
+from .tree import service_error
 
 if TYPE_CHECKING:
     from bot import BatakBot
@@ -88,59 +88,43 @@ class BatakCog(
         await self.announcer.refresh_all()
 
     # ------------------------------------------------------------------ clicks
-    async def on_hand_button(
-        self,
-        interaction: discord.Interaction[Any],
-        table_id: int,
-        seat: int,
-        move: int,
-        code: str,
-    ) -> None:
-        await self.hands.on_hand_button(interaction, table_id, seat, move, code)
-
-    async def on_table_button(
-        self, interaction: discord.Interaction[Any], table_id: int, what: str
-    ) -> None:
-        await self.hands.on_table_button(interaction, table_id, what)
-
-    # ------------------------------------------------------------------ stale copies
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Clicks on buttons the message no longer has (a doubled click, an old client, a
-        forged id). discord.py drops those silently, which Discord shows as "This
-        interaction failed"; answer them like any stale click instead."""
+        """Every click on every message arrives here, and is answered exactly once.
+
+        Our views are never stored by discord.py (see :mod:`cogs.components`), so this
+        is the only way in: a button of ours is parsed from its ``custom_id`` (only the
+        exact ids the bot writes are taken) and sent on; anything else, a button of an
+        old version, another bot's or a forged one, is answered with a polite refusal."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
         cid = str(data.get("custom_id", ""))
-        if not cid.startswith(("bt:", "bx:")) or has_component(interaction.message, cid):
-            return  # ours only; a button still on the message goes to its DynamicItem
-        hand = re.fullmatch(HAND_RE, cid)
-        if hand is not None:
-            await self.on_hand_button(
-                interaction,
-                int(hand["table"]),
-                int(hand["seat"]),
-                int(hand["move"]),
-                hand["code"],
-            )
-            return
-        table = re.fullmatch(TABLE_RE, cid)
-        if table is not None:
-            await self.on_table_button(interaction, int(table["table"]), table["what"])
-            return
-        await fail(interaction, ServiceError("error.forged"), self.languages)
+        click = parse_custom_id(cid)
+        try:
+            if isinstance(click, HandClick):
+                interaction.extras["table"] = click.table
+                await self.hands.on_hand_button(interaction, click)
+            elif isinstance(click, TableClick):
+                interaction.extras["table"] = click.table
+                await self.hands.on_table_button(interaction, click.table, click.what)
+            elif isinstance(review := parse_review_id(cid), ReviewClick):
+                interaction.extras["table"] = review.table
+                await self.reviews.on_review_button(interaction, review.table, review.deal)
+            elif isinstance(review, CompareClick):
+                await self.reviews.on_compare_button(interaction, review.day)
+            else:
+                raise ServiceError("error.unknown_button")
+        except Exception as exc:
+            await fail(interaction, exc, self.languages)
 
     # ------------------------------------------------------------------ errors
-    async def cog_app_command_error(
+    async def command_failed(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(error, app_commands.MissingPermissions):
-            original = ServiceError("error.manage_server")
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            original = ServiceError("error.guild_only")
-        await fail(interaction, original, self.languages)
+        """The tree's ``on_error`` (:class:`cogs.tree.BatakTree`): the one answer of a
+        failed command."""
+        await fail(interaction, service_error(error), self.languages)
 
     def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         channel_id = interaction.channel_id or 0
@@ -152,8 +136,10 @@ class BatakCog(
                 if not t_.is_daily and t_.game.guild_id == interaction.guild_id
             ]
             if len(mine) == 1:
-                return mine[0]
-            raise ServiceError("error.no_table_here")
+                table = mine[0]
+            else:
+                raise ServiceError("error.no_table_here")
+        interaction.extras["table"] = table.id
         return table
 
     # ------------------------------------------------------------------ commands
@@ -184,29 +170,38 @@ class BatakCog(
         for existing in self.service.tables_in(channel_id):
             if existing.seat_of(user.id) is not None:
                 raise ServiceError("error.already_at_table", table=existing.id)
-        g = await self.store.get_guild_settings(guild_id)
-        thread_id: int | None = None
-        if g.use_threads and isinstance(channel, discord.TextChannel):
+        # One table per host: a second /batak new meanwhile (30 at once, say) is
+        # answered at once, before a thread is made; the store's unique key holds too.
+        async with self.service.opening(guild_id, user.id):
+            g = await self.store.get_guild_settings(guild_id)
+            thread: discord.Thread | None = None
+            if g.use_threads and isinstance(channel, discord.TextChannel):
+                try:
+                    thread = await channel.create_thread(
+                        name=t("thread.name", lang, name=display_name(user))[:100],
+                        type=discord.ChannelType.public_thread,
+                        auto_archive_duration=10080 if (pace or g.pace) == "async" else 1440,
+                    )
+                except discord.HTTPException as exc:
+                    log.info("no thread for a new table in %s: %s", channel_id, exc)
+            thread_id = thread.id if thread is not None else None
             try:
-                thread = await channel.create_thread(
-                    name=t("thread.name", lang, name=display_name(user))[:100],
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=10080 if (pace or g.pace) == "async" else 1440,
+                table = await self.service.create_table(
+                    guild_id,
+                    channel_id,
+                    user.id,
+                    display_name(user),
+                    guild=g,
+                    preset_name=preset,
+                    deals=deals,
+                    pace=pace,
+                    thread_id=thread_id,
                 )
-                thread_id = thread.id
-            except discord.HTTPException as exc:
-                log.info("no thread for a new table in %s: %s", channel_id, exc)
-        table = await self.service.create_table(
-            guild_id,
-            channel_id,
-            user.id,
-            display_name(user),
-            guild=g,
-            preset_name=preset,
-            deals=deals,
-            pace=pace,
-            thread_id=thread_id,
-        )
+            except BaseException:
+                if thread is not None:  # no table for it after all
+                    with contextlib.suppress(discord.HTTPException):
+                        await thread.delete()
+                raise
         try:
             await self.announcer.post_table_message(table)
         except discord.Forbidden as exc:
@@ -230,6 +225,8 @@ class BatakCog(
         guild_of(interaction)
         lang = await self.languages.of(interaction)
         table = self._table_here(interaction)
+        if table.seat_of(interaction.user.id) is None and not is_admin(interaction):
+            raise ServiceError("error.table_seated_only")
         await interaction.response.defer(ephemeral=True, thinking=True)
         old = table.game.table_message_id
         await self.announcer.post_table_message(table)
@@ -271,7 +268,7 @@ class BatakCog(
         await self.service.kick(
             table.id, interaction.user.id, user.id, is_admin=is_admin(interaction)
         )
-        await send(interaction, t("kick.done", lang, name=display_name(user)))
+        await send(interaction, t("kick.done", lang, name=safe_name(display_name(user))))
 
     @app_commands.command(name="cancel", description=ls("Cancel the table here", "cmd.cancel"))
     @app_commands.guild_only()
@@ -310,7 +307,7 @@ class BatakCog(
     ) -> None:
         guild_id = guild_of(interaction)
         lang = await self.languages.of(interaction)
-        await interaction.response.defer(thinking=True)
+        await defer_public(interaction)
         if by == "daily":
             daily = await self.store.daily_leaderboard(guild_id, limit=10)
             if not daily:
@@ -339,7 +336,7 @@ class BatakCog(
         for uid in user_ids:
             member = guild.get_member(uid) if guild is not None else None
             if member is not None:
-                out[uid] = member.display_name
+                out[uid] = display_name(member)
                 continue
             user = self.bot.get_user(uid)
             if user is None:
@@ -359,12 +356,16 @@ class BatakCog(
         guild_id = guild_of(interaction)
         lang = await self.languages.of(interaction)
         who = user or interaction.user
-        await interaction.response.defer(thinking=True)
+        await defer_public(interaction)
         key = user_key(who.id)
         overall = await self.store.player_stats(guild_id, key)
         month = await self.store.player_stats(guild_id, key, period="month")
         if overall is None:
-            await send(interaction, t("stats.none", lang, name=display_name(who)), ephemeral=False)
+            await send(
+                interaction,
+                t("stats.none", lang, name=safe_name(display_name(who))),
+                ephemeral=False,
+            )
             return
         text = stats_text(display_name(who), overall, month, lang)
         await send(interaction, text, ephemeral=False)
@@ -383,7 +384,7 @@ class BatakCog(
         await interaction.response.defer(ephemeral=True, thinking=True)
         matches = await self.store.recent_matches(guild_id, user_key(who.id), limit=10)
         if not matches:
-            await send(interaction, t("history.none", lang, name=display_name(who)))
+            await send(interaction, t("history.none", lang, name=safe_name(display_name(who))))
             return
         text = history_text(display_name(who), who.id, matches, lang)
         jsonl = await self.store.match_records_jsonl([m.id for m in matches])
@@ -492,10 +493,7 @@ class BatakCog(
             app_commands.Choice(name=ls("live", "pace.live"), value="live"),
             app_commands.Choice(name=ls("async", "pace.async"), value="async"),
         ],
-        computer=[
-            app_commands.Choice(name=choice(f"level.{n}"), value=n)
-            for n in ("easy", "normal", "hard")
-        ],
+        computer=[app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVELS],
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -548,5 +546,4 @@ class BatakCog(
 
 async def setup(bot: BatakBot) -> None:
     """discord.py extension entry point."""
-    bot.add_dynamic_items(HandButton, TableButton, ReviewButton, CompareButton)
     await bot.add_cog(BatakCog(bot))

@@ -1,7 +1,8 @@
 """A person's hand message and the buttons people click (hands and table messages).
 
-The hand is an ephemeral message only its owner sees; every click is answered, a
-refused one with an alert and the hand drawn again.
+The hand is an ephemeral message only its owner sees. A click on it by its owner is
+answered by editing it (a refused one with a warning on top of the hand drawn again);
+any other press of a hand button gets a new private message and touches nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from data import Store
 
 from . import pictures
 from .announcements import Announcer
-from .components import hand_view, parse_button_code
+from .components import HandClick, hand_view
 from .i18n import t
 from .pictures import Picture, files_of
-from .replies import NO_PINGS, Languages, fail, is_admin, send
+from .replies import NO_PINGS, Languages, is_admin, send
 from .service import ServiceError, StaleAction, Table, TableService
 from .text.hints import hint_message
 from .text.summaries import deal_summary_text, hand_text
@@ -76,27 +77,49 @@ class Hands:
         payload = await self.hand_payload(table, seat, lang, notice)
         await send(interaction, payload["content"], files=payload["files"], view=payload["view"])
 
-    async def on_hand_button(
-        self,
-        interaction: discord.Interaction[Any],
-        table_id: int,
-        seat: int,
-        move: int,
-        code: str,
-    ) -> None:
-        try:
-            await self._hand_button(interaction, table_id, seat, move, code)
-        except Exception as exc:
-            await fail(interaction, exc, self.languages)
+    async def on_hand_button(self, interaction: discord.Interaction[Any], click: HandClick) -> None:
+        """A hand button. Only its owner's own hand message is ever edited (the click is
+        answered by that edit); any other press gets a new message only the clicker
+        sees. Either way, one answer per click."""
+        if not self._own_hand(interaction, click):
+            await self._answer_elsewhere(interaction, click)
+            return
+        await self._hand_button(interaction, click)
 
-    async def _hand_button(
-        self,
-        interaction: discord.Interaction[Any],
-        table_id: int,
-        seat: int,
-        move: int,
-        code: str,
+    def _own_hand(self, interaction: discord.Interaction[Any], click: HandClick) -> bool:
+        """The pressed message is the clicker's own private message, and the button is
+        for the seat the clicker holds at that table."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            return False
+        meta = message.interaction_metadata
+        if meta is not None and meta.user.id != interaction.user.id:
+            return False
+        table = self.announcer.find(click.table)
+        return table is not None and table.seat_of(interaction.user.id) == click.seat
+
+    async def _answer_elsewhere(
+        self, interaction: discord.Interaction[Any], click: HandClick
     ) -> None:
+        """Someone else's hand button (or a hand button where no hand is): change
+        nothing, say so privately and give the clicker their own hand if they have one."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
+        table = self.announcer.find(click.table)
+        if table is None or table.status not in ("lobby", "playing"):
+            raise ServiceError("error.no_table")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("error.not_seated")
+        key = "error.not_your_hand" if seat != click.seat else "error.forged"
+        if table.match is None:
+            await send(interaction, t(key, lang) + "\n" + t("error.not_started", lang))
+            return
+        payload = await self.hand_payload(table, seat, lang, "⚠️ " + t(key, lang))
+        await send(interaction, payload["content"], files=payload["files"], view=payload["view"])
+
+    async def _hand_button(self, interaction: discord.Interaction[Any], click: HandClick) -> None:
+        table_id, seat, move, code = click.table, click.seat, click.move, click.code
         lang = await self.languages.of(interaction)
         user = interaction.user.id
         table = self.announcer.find(table_id)
@@ -111,9 +134,7 @@ class Hands:
         notice: str | None = None
         alert: str | None = None
         extra: list[Picture | None] = []
-        if my_seat != seat:
-            alert = t("error.not_your_hand", lang)
-        elif code == "ref":
+        if code == "ref":
             if table.playing and table.seats[seat].is_away:
                 await self.service.come_back(table.id, user)
                 notice = t("hand.back", lang)
@@ -124,30 +145,25 @@ class Hands:
             except ServiceError as exc:
                 notice = t(exc.key, lang, **exc.params)
         else:
-            wanted = parse_button_code(code)
-            if wanted is None:
-                alert = t("error.forged", lang)
+            wanted = click.action
+            assert wanted is not None  # parse_custom_id gives an action for every other code
+            deals_before = len(table.match.finished) if table.match is not None else 0
+            try:
+                await self.service.act(table.id, user, seat, move, wanted)
+            except StaleAction:
+                alert = t("error.stale", lang)
+            except ServiceError as exc:
+                alert = t(exc.key, lang, **exc.params)
             else:
-                deals_before = len(table.match.finished) if table.match is not None else 0
-                try:
-                    await self.service.act(table.id, user, seat, move, wanted)
-                except StaleAction:
-                    alert = t("error.stale", lang)
-                except ServiceError as exc:
-                    alert = t(exc.key, lang, **exc.params)
-                else:
-                    if table.is_daily and table.match is not None:
-                        for index in range(deals_before, len(table.match.finished)):
-                            extra.append(
-                                await pictures.draw(pictures.deal_picture(table, index, lang))
-                            )
-                            notice = deal_summary_text(table, index, lang)
-                        if table.match.is_over:
-                            notice = await self._daily_result_text(table, lang)
-                            extra.append(await pictures.draw(pictures.result_picture(table, lang)))
+                if table.is_daily and table.match is not None:
+                    for index in range(deals_before, len(table.match.finished)):
+                        extra.append(await pictures.draw(pictures.deal_picture(table, index, lang)))
+                        notice = deal_summary_text(table, index, lang)
+                    if table.match.is_over:
+                        notice = await self._daily_result_text(table, lang)
+                        extra.append(await pictures.draw(pictures.result_picture(table, lang)))
         if alert is not None:
-            notice = "⚠️ " + alert
-            await interaction.followup.send(alert, ephemeral=True, allowed_mentions=NO_PINGS)
+            notice = "⚠️ " + alert  # the answer is this edit: one answer per click
         payload = await self.hand_payload(table, my_seat, lang, notice, extra)
         await interaction.edit_original_response(
             content=payload["content"],
@@ -178,14 +194,7 @@ class Hands:
     async def on_table_button(
         self, interaction: discord.Interaction[Any], table_id: int, what: str
     ) -> None:
-        try:
-            await self._table_button(interaction, table_id, what)
-        except Exception as exc:
-            await fail(interaction, exc, self.languages)
-
-    async def _table_button(
-        self, interaction: discord.Interaction[Any], table_id: int, what: str
-    ) -> None:
+        """A button of a table's public message: every answer is a new private message."""
         lang = await self.languages.of(interaction)
         user = interaction.user
         table = self.announcer.find(table_id)

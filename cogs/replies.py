@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from data import Store
+from data import Store, StoreError
 
 from .components import release
 from .i18n import resolve, t
@@ -68,21 +68,53 @@ async def send(
         release(view)
 
 
+async def defer_public(interaction: discord.Interaction[Any]) -> None:
+    """Defer an answer everyone in the channel will see (a leaderboard, statistics).
+
+    Remembered on the interaction, so that :func:`fail` removes the public "thinking"
+    message and answers an error privately instead of in front of the channel."""
+    interaction.extras["public"] = True
+    await interaction.response.defer(thinking=True)
+
+
+def about(interaction: discord.Interaction[Any]) -> str:
+    """Who did what, for a log line: command or custom_id, table, user, server."""
+    data: Any = interaction.data or {}
+    command = getattr(interaction.command, "qualified_name", None)
+    what = f"/{command}" if command else f"custom_id={str(data.get('custom_id', ''))[:100]!r}"
+    table = interaction.extras.get("table")
+    return (
+        f"{what} table={table if table is not None else '-'} "
+        f"user={interaction.user.id} guild={interaction.guild_id or '-'}"
+    )
+
+
 async def fail(
     interaction: discord.Interaction[Any], error: BaseException, languages: Languages
 ) -> None:
-    """Turn any error into a polite ephemeral message (and a log line when unexpected)."""
-    lang = await languages.of(interaction)
+    """Answer any error with a specific, translated, private message; an unexpected one
+    is logged here once, with its traceback and who did what (never shown to anyone)."""
+    if interaction.extras.get("failed"):
+        return  # answered already (a handler and the tree's on_error saw the same error)
+    interaction.extras["failed"] = True
+    if isinstance(error, ServiceError):
+        log.debug("refused %s: %s", about(interaction), error.key)
+    else:
+        log.error("failed %s", about(interaction), exc_info=error)
+    try:
+        lang = await languages.of(interaction)
+    except Exception:  # the store itself failing: answer in English rather than not at all
+        lang = "en"
     if isinstance(error, ServiceError):
         text = t(error.key, lang, **error.params)
+    elif isinstance(error, StoreError):  # nothing was stored, so nothing was acknowledged
+        text = t("error.storage", lang)
     else:
-        log.error(
-            "interaction %s by %s failed",
-            getattr(interaction.command, "qualified_name", None) or interaction.data,
-            interaction.user.id,
-            exc_info=error,
-        )
         text = t("error.unexpected", lang)
+    if interaction.extras.get("public") and interaction.response.is_done():
+        # Not in front of the channel: take the public "thinking" message away first.
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
     with contextlib.suppress(discord.HTTPException):
         await send(interaction, text)
 

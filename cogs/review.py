@@ -15,6 +15,7 @@ service, the judgements from :mod:`batak.review`.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
 import json
 import logging
@@ -412,82 +413,73 @@ class Reviews:
 
 
 # ----------------------------------------------------------------------------- buttons
-def _reviews(interaction: discord.Interaction[Any]) -> Reviews:
-    cog = interaction.client.get_cog("Batak") if hasattr(interaction.client, "get_cog") else None
-    reviews = getattr(cog, "reviews", None)
-    if not isinstance(reviews, Reviews):
-        raise RuntimeError("the Batak cog is not loaded")
-    return reviews
+@dataclass(frozen=True, slots=True)
+class ReviewClick:
+    """A click on the Review button of deal ``deal`` (0-based) of table ``table``."""
+
+    table: int
+    deal: int
 
 
-class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REVIEW_RE):
-    """The Review button of a deal summary: ``br:{table}:{deal index}``."""
+@dataclass(frozen=True, slots=True)
+class CompareClick:
+    """A click on the Compare button of the daily match of ``day``."""
 
-    def __init__(self, table: int, deal: int, *, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"br:{table}:{deal}"
-            )
-        )
-        self.table = table
-        self.deal = deal
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ReviewButton:
-        return cls(
-            int(match["table"]),
-            int(match["deal"]),
-            label=str(getattr(item, "label", None) or "Review"),
-        )
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _reviews(interaction).on_review_button(interaction, self.table, self.deal)
+    day: str
 
 
-class CompareButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=COMPARE_RE):
-    """The Compare button of ``/batak daily``: ``bd:{day}``."""
+def review_id(table: int, deal: int) -> str:
+    return f"br:{table}:{deal}"
 
-    def __init__(self, day: str, *, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"bd:{day}")
-        )
-        self.day = day
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> CompareButton:
-        return cls(match["day"], label=str(getattr(item, "label", None) or "Compare"))
+def compare_id(day: str) -> str:
+    return f"bd:{day}"
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _reviews(interaction).on_compare_button(interaction, self.day)
+
+def parse_review_id(custom_id: str) -> ReviewClick | CompareClick | None:
+    """The click of a Review or Compare button; ``None`` for any other id. Only the exact
+    ids this module writes are taken (writing the parts again gives the same string)."""
+    m = re.fullmatch(REVIEW_RE, custom_id)
+    if m is not None:
+        click = ReviewClick(int(m["table"]), int(m["deal"]))
+        return click if review_id(click.table, click.deal) == custom_id else None
+    m = re.fullmatch(COMPARE_RE, custom_id)
+    if m is not None:
+        try:
+            day = dt.date.fromisoformat(m["day"]).isoformat()
+        except ValueError:
+            return None
+        return CompareClick(day) if compare_id(day) == custom_id else None
+    return None
 
 
 def review_view(table_id: int, index: int, lang: str) -> discord.ui.View:
     """The view under a deal summary: its Review button."""
-    return view_of([ReviewButton(table_id, index, label=t("button.review", lang))])
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        label=t("button.review", lang),
+        style=discord.ButtonStyle.secondary,
+        custom_id=review_id(table_id, index),
+    )
+    return view_of([button])
 
 
 def compare_view(day: str, lang: str) -> discord.ui.View:
-    return view_of([CompareButton(day, label=t("button.compare", lang))])
+    """The Compare button of ``/batak daily`` once today's daily is finished."""
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        label=t("button.compare", lang),
+        style=discord.ButtonStyle.primary,
+        custom_id=compare_id(day),
+    )
+    return view_of([button])
 
 
 __all__ = [
-    "CompareButton",
+    "CompareClick",
     "FoundDeal",
-    "ReviewButton",
+    "ReviewClick",
     "Reviews",
     "compare_view",
+    "parse_review_id",
     "read_upload",
     "review_view",
 ]

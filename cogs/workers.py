@@ -6,9 +6,11 @@ acknowledged would wait for them. In a worker process they run on another core w
 the event loop stays free for Discord. The functions sent to a worker and their
 arguments are plain, picklable data: view models, observations, levels and seeds.
 
-A worker that dies (killed, out of memory) is replaced and the call is tried once more.
-A worker whose bot dies (even by SIGKILL, which runs no clean-up) notices within a
-second and exits, so crashes leave no processes behind.
+A worker that dies (killed, out of memory) is replaced by exactly one new process,
+however many calls were waiting on it (the first caller to see the broken pool replaces
+it; the others find the replacement already there), and every call that was in flight
+is tried once more on it. A worker whose bot dies (even by SIGKILL, which runs no
+clean-up) notices within a second and exits, so crashes leave no processes behind.
 """
 
 from __future__ import annotations
@@ -33,12 +35,19 @@ class Worker:
     """One worker process, started on first use (``spawn``: safe next to threads)."""
 
     def __init__(
-        self, name: str, initializer: Callable[[], None] | None = None, niceness: int = 0
+        self, name: str, warm_up: Callable[[], None] | None = None, niceness: int = 0
     ) -> None:
         self.name = name
-        self._initializer = initializer
+        self._warm_up = warm_up
+        """Run by :meth:`start` as the first job (caches for later calls). Not on a
+        replacement: the calls retried there are what people wait for, and warming
+        up first took 5-6 s of a busy machine's CPU before the first of them."""
         self._niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
+        self.started = 0
+        """How many worker processes were started (the first, then one per death)."""
+        self.retried = 0
+        """How many calls were tried again because their worker died."""
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -46,23 +55,35 @@ class Worker:
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(os.getpid(), self._initializer, self._niceness),
+                initargs=(os.getpid(), self._niceness),
             )
+            self.started += 1
         return self._pool
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the worker process."""
+        """``fn(*args)`` in the worker process; once more on a new one if it dies."""
         loop = asyncio.get_running_loop()
+        pool = self._executor()
         try:
-            return await loop.run_in_executor(self._executor(), fn, *args)
+            return await loop.run_in_executor(pool, fn, *args)
         except BrokenProcessPool:
-            log.warning("%s worker died; starting a new one", self.name)
-            self._pool = None
+            self._replace(pool)
+            self.retried += 1
             return await loop.run_in_executor(self._executor(), fn, *args)
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Replace ``broken`` unless that was done already (single flight: this runs on
+        the event loop without awaiting, so the first caller replaces, the rest reuse)."""
+        if self._pool is not broken:
+            return
+        log.warning("%s worker died; starting one new worker", self.name)
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._pool = None
+        self._executor().submit(_nothing)  # the new process starts now, cold
 
     def start(self) -> None:
         """Start the process now (it warms up in the background)."""
-        self._executor().submit(_nothing)
+        self._executor().submit(self._warm_up or _nothing)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -70,8 +91,8 @@ class Worker:
             self._pool = None
 
 
-def _start_worker(parent: int, initializer: Callable[[], None] | None, niceness: int = 0) -> None:
-    """Runs first in each worker: lower its priority, exit when the bot is gone, warm up."""
+def _start_worker(parent: int, niceness: int = 0) -> None:
+    """Runs first in each worker: lower its priority, exit when the bot is gone."""
     if niceness:
         try:
             os.nice(niceness)
@@ -84,8 +105,6 @@ def _start_worker(parent: int, initializer: Callable[[], None] | None, niceness:
         os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-    if initializer is not None:
-        initializer()
 
 
 def _nothing() -> None:

@@ -32,6 +32,10 @@ class TableListener(Protocol):
     async def table_closed(self, table: Table, reason: CloseReason) -> None:
         """The table was cancelled (``reason``: cancelled, empty)."""
 
+    async def match_recording_failed(self, table: Table, attempt: int, retry_in: float) -> None:
+        """Storing the finished match failed (``attempt`` times); tried again in
+        ``retry_in`` seconds. ``match_finished`` follows once it is stored."""
+
     async def seat_timed_out(
         self, table: Table, seat: int, action: Action, handed_over: bool
     ) -> None:
@@ -57,6 +61,9 @@ class NullListener:
         return None
 
     async def table_closed(self, table: Table, reason: CloseReason) -> None:
+        return None
+
+    async def match_recording_failed(self, table: Table, attempt: int, retry_in: float) -> None:
         return None
 
     async def seat_timed_out(

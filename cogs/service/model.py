@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from batak import Action, Match, Observation, Rules
+from data import BOT_LEVELS as BOT_LEVELS  # re-exported: the one list lives in data
 from data import Game, MatchSummary, Seat
 
-BOT_LEVELS = ("easy", "normal", "hard")
 DAILY = "daily"
 TABLE = "table"
 
@@ -236,6 +236,12 @@ class Table:
     @property
     def playing(self) -> bool:
         return self.game.status == "playing" and self.match is not None
+
+    @property
+    def recording(self) -> bool:
+        """The match is over and its result not stored yet (a storage error is being
+        retried): nothing more is played, left or cancelled at this table."""
+        return self.game.status == "playing" and self.match is not None and self.match.is_over
 
     @property
     def finished(self) -> bool:

@@ -11,6 +11,8 @@ import logging
 from batak import Action, format_action, parse_action
 from batak.ai.hints import Hint
 from data import (
+    AlreadyRecordedError,
+    Announcement,
     DailyAlreadyPlayedError,
     GameClosedError,
     MatchSummary,
@@ -27,6 +29,29 @@ from .model import Actor, ActResult, Table, phase_of
 from .registry import TableRegistry
 
 log = logging.getLogger(__name__)
+
+FINISH_BACKOFF_MAX = 60.0
+"""Longest wait (seconds) between two attempts to record a finished match."""
+
+
+def finish_backoff(attempt: int) -> float:
+    """Seconds before the next attempt to record a finished match: 1, 2, 4 ... 60."""
+    return min(FINISH_BACKOFF_MAX, 2.0 ** min(attempt, 10))
+
+
+def match_announcements(table: Table) -> list[Announcement]:
+    """What a finished table owes its channel, stored with its result: the table message
+    in its final state, the result (standings, Rematch) and, for a table in a thread,
+    a line in the channel the thread belongs to."""
+    owed = [
+        Announcement("table_final", {"table": table.id}),
+        Announcement("result", {"table": table.id}),
+    ]
+    if table.game.thread_id is not None:
+        owed.append(
+            Announcement("channel_link", {"table": table.id}, channel_id=table.game.channel_id)
+        )
+    return owed
 
 
 class PlayingTables(TableRegistry):
@@ -60,6 +85,8 @@ class PlayingTables(TableRegistry):
         async with table.lock:
             if self.tables.get(table_id) is not table or not table.playing:
                 raise ServiceError("error.no_table")
+            if table.recording:
+                raise ServiceError("error.recording")
             assert table.match is not None
             if table.seat_of(user_id) != seat:
                 raise ServiceError("error.not_your_seat")
@@ -164,12 +191,49 @@ class PlayingTables(TableRegistry):
             table, seat, action, match.move_number, deal_done, match_finished=match.is_over
         )
 
-    async def _finish_match(self, table: Table, events: list[Event]) -> None:
+    async def _finish_match(self, table: Table, events: list[Event], attempt: int = 0) -> None:
+        """Record the finished match as one durable step: the result (standings), the
+        closed table and the announcements it owes are committed in one transaction
+        (:meth:`data.Store.record_match`); the announcer posts them from the store.
+
+        A storage error leaves the table as it is (the match over, not yet recorded: no
+        move, leave or cancel is taken) and tries again with back-off; the table is
+        told. Caller holds the lock.
+        """
         match = table.match
         assert match is not None and match.is_over
         self.timers.cancel(self._key(table))
-        records = [d.to_record() for d in match.finished]
         summary: MatchSummary | None = None
+        try:
+            summary = await self._record(table)
+        except StoreError as exc:
+            delay = finish_backoff(attempt)
+            log.error(
+                "table %s: recording the finished match failed (attempt %d: %s); "
+                "trying again in %.0f s",
+                table.id,
+                attempt + 1,
+                exc,
+                delay,
+            )
+            self.timers.schedule(
+                f"finish:{table.id}", delay, lambda: self._retry_finish(table.id, attempt + 1)
+            )
+            events.append(lambda: self.listener.match_recording_failed(table, attempt + 1, delay))
+            return
+        table.game = await self.store.get_game(table.id)
+        table.summary = summary
+        self.tables.pop(table.id, None)
+        self._finished[table.id] = table
+        if len(self._finished) > 200:
+            self._finished.pop(next(iter(self._finished)))
+        events.append(lambda: self.listener.match_finished(table, summary))
+
+    async def _record(self, table: Table) -> MatchSummary | None:
+        """One transaction: result, closed table, announcements. Recording a second
+        time (the first attempt committed, its answer was lost) is not an error."""
+        match = table.match
+        assert match is not None
         if table.is_daily:
             human = table.seats[0].user_id
             assert human is not None
@@ -184,37 +248,42 @@ class PlayingTables(TableRegistry):
                         "totals": list(match.totals),
                         "deals": len(match.finished),
                         # the deals themselves: replays, reviews, the daily comparison
-                        "records": records,
+                        "records": [d.to_record() for d in match.finished],
                     },
                     game_id=table.id,
                 )
             except DailyAlreadyPlayedError:
-                log.warning("daily result of table %s was already recorded", table.id)
-            with contextlib.suppress(GameClosedError):
-                await self.store.finish_game(table.id)
-        else:
-            try:
-                summary = await self.store.record_match(
-                    table.game.guild_id,
-                    table.seats,
-                    records,
-                    rules=table.rules.to_dict(),
-                    seed=table.settings.match_seed(),
-                    totals=list(match.totals),
-                    winners=list(match.winners),
-                    game_id=table.id,
-                )
-            except StoreError:
-                log.exception("table %s: recording the match failed", table.id)
-                with contextlib.suppress(StoreError):
+                log.info("daily result of table %s was recorded before", table.id)
+                with contextlib.suppress(GameClosedError):
                     await self.store.finish_game(table.id)
-        table.game = await self.store.get_game(table.id)
-        table.summary = summary
-        self.tables.pop(table.id, None)
-        self._finished[table.id] = table
-        if len(self._finished) > 200:
-            self._finished.pop(next(iter(self._finished)))
-        events.append(lambda: self.listener.match_finished(table, summary))
+            return None
+        try:
+            return await self.store.record_match(
+                table.game.guild_id,
+                table.seats,
+                [d.to_record() for d in match.finished],
+                rules=table.rules.to_dict(),
+                seed=table.settings.match_seed(),
+                totals=list(match.totals),
+                winners=list(match.winners),
+                game_id=table.id,
+                announcements=match_announcements(table),
+            )
+        except AlreadyRecordedError as exc:
+            log.info("table %s: the match was recorded before (match %s)", table.id, exc.match_id)
+            if exc.match_id is None:
+                return None
+            return await self.store.get_match(exc.match_id, with_records=False)
+
+    async def _retry_finish(self, table_id: int, attempt: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None or not table.recording:
+            return
+        events: list[Event] = []
+        async with table.lock:
+            if self.tables.get(table_id) is table and table.recording:
+                await self._finish_match(table, events, attempt)
+        await self._emit(events)
 
     # ------------------------------------------------------------------ timers
     def _schedule(self, table: Table, events: list[Event] | None = None) -> None:

@@ -43,6 +43,8 @@ class TableRegistry:
         self._rng = rng or random.SystemRandom()
         self.tables: dict[int, Table] = {}
         self._finished: dict[int, Table] = {}
+        self._opening: set[tuple[int, int]] = set()
+        """(server, person) of the ``/batak new`` being opened right now."""
 
     # ------------------------------------------------------------------ lookups
     def get(self, table_id: int) -> Table:
@@ -92,6 +94,10 @@ class TableRegistry:
                 await event()
             except Exception:
                 log.exception("listener failed")
+
+    async def load(self, table_id: int) -> Table:
+        """A table as the store has it (any status), rebuilt from its log; not kept."""
+        return await self._load(table_id)
 
     async def _load(self, table_id: int) -> Table:
         game = await self.store.load_game(table_id)

@@ -4,7 +4,9 @@ and the restart of every open table.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 from batak import Match, RulesError, daily_seed, preset
@@ -13,6 +15,8 @@ from data import (
     GameClosedError,
     GameNotFoundError,
     GuildSettings,
+    HostHasOpenTableError,
+    RematchExistsError,
     Seat,
     SeatError,
 )
@@ -71,8 +75,13 @@ class TableService(PlayingTables):
         pace: str | None = None,
         thread_id: int | None = None,
         seats: list[Seat] | None = None,
+        rematch_of: int | None = None,
     ) -> Table:
-        """Open a lobby with the host in seat 0 (or the given seats)."""
+        """Open a lobby with the host in seat 0 (or the given seats).
+
+        The store keeps one open table per seated host and server, and one rematch per
+        finished table, whoever races: ``error.already_hosting`` and
+        ``error.rematch_exists`` (with the table that is open) say so."""
         g = guild or await self.store.get_guild_settings(guild_id)
         name = preset_name or g.preset
         n_deals = deals if deals is not None else g.deals
@@ -90,15 +99,57 @@ class TableService(PlayingTables):
             bot_level=g.bot_level,
             language=g.language,
             first_dealer=0,
+            rematch_of=rematch_of,
         )
         initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
-        game = await self.store.create_game(
-            guild_id, channel_id, host_id, settings.to_dict(), thread_id=thread_id, seats=initial
-        )
+        try:
+            game = await self.store.create_game(
+                guild_id,
+                channel_id,
+                host_id,
+                settings.to_dict(),
+                thread_id=thread_id,
+                seats=initial,
+                rematch_of=rematch_of,
+            )
+        except HostHasOpenTableError as exc:
+            raise ServiceError("error.already_hosting", table=exc.game_id) from exc
+        except RematchExistsError as exc:
+            raise ServiceError("error.rematch_exists", table=exc.game_id) from exc
         table = Table(game=game, match=None, rules=rules)
         self.tables[table.id] = table
         await self._emit([lambda: self.listener.table_changed(table)])
         return table
+
+    def hosted_by(self, guild_id: int, host_id: int) -> Table | None:
+        """The open table (not a daily) ``host_id`` hosts and sits at in the server."""
+        for t in self.tables.values():
+            if (
+                not t.is_daily
+                and t.game.guild_id == guild_id
+                and t.host_id == host_id
+                and t.seat_of(host_id) is not None
+            ):
+                return t
+        return None
+
+    @contextlib.asynccontextmanager
+    async def opening(self, guild_id: int, host_id: int) -> AsyncIterator[None]:
+        """Held while a person opens a table (the cog creates a thread first): a second
+        ``/batak new`` of theirs meanwhile, or one while they host an open table, is
+        refused at once, before anything is created. The store's unique key holds
+        even without this (several processes on one database)."""
+        key = (guild_id, host_id)
+        if key in self._opening:
+            raise ServiceError("error.opening")
+        hosted = self.hosted_by(guild_id, host_id)
+        if hosted is not None:
+            raise ServiceError("error.already_hosting", table=hosted.id)
+        self._opening.add(key)
+        try:
+            yield
+        finally:
+            self._opening.discard(key)
 
     def _lobby(self, table_id: int) -> Table:
         table = self.get(table_id)
@@ -147,6 +198,8 @@ class TableService(PlayingTables):
                 raise ServiceError("error.not_seated")
             if table.is_daily:
                 raise ServiceError("error.daily_no_leave")
+            if table.recording or self.tables.get(table_id) is not table:
+                raise ServiceError("error.recording")  # the match is over: nothing to leave
             if table.in_lobby:
                 await self.store.leave_game(table_id, user_id)
                 await self._refresh(table)
@@ -181,6 +234,10 @@ class TableService(PlayingTables):
         async with table.lock:
             if table.id not in self.tables:
                 raise ServiceError("error.no_table")
+            if table.recording:
+                raise ServiceError(
+                    "error.recording"
+                )  # a finished match is recorded, never cancelled
             await self._cancel_locked(table, "cancelled", events)
         await self._emit(events)
 
@@ -233,6 +290,8 @@ class TableService(PlayingTables):
         for t in self.tables_in(old.game.where_id):
             if t.settings.rematch_of == table_id:
                 raise ServiceError("error.rematch_exists", table=t.id)
+        # However many press Rematch at once, the store creates one lobby (a unique key
+        # on rematch_of); the others are told which table that is.
         seats = [Seat(s.user_id, None, s.name) if s.user_id is not None else s for s in old.seats]
         guild = await self.store.get_guild_settings(old.game.guild_id)
         table = await self.create_table(
@@ -246,9 +305,8 @@ class TableService(PlayingTables):
             pace=old.pace,
             thread_id=old.game.thread_id,
             seats=seats,
+            rematch_of=table_id,
         )
-        settings = replace(table.settings, rematch_of=table_id)
-        table.game = await self.store.set_game_settings(table.id, settings.to_dict())
         return table
 
     # ------------------------------------------------------------------ daily

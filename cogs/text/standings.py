@@ -1,4 +1,6 @@
-"""The server's texts: leaderboards, a player's statistics and history, its settings."""
+"""The server's texts: leaderboards, a player's statistics and history, its settings.
+
+Names come in plain (:func:`.words.plain_name`) and are escaped here, once."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from data import DailyResult, GuildSettings, MatchSummary, Standing
 
 from ..i18n import t
+from .words import safe_name
 
 
 def named_standings(
@@ -31,7 +34,7 @@ def board_text(named: Sequence[tuple[Standing, str]], title: str, subtitle: str,
                 "leaderboard.line",
                 lang,
                 rank=s.rank,
-                name=name,
+                name=safe_name(name),
                 rating=f"{s.rating:.1f}",
                 wins=s.wins,
                 matches=s.matches,
@@ -45,14 +48,20 @@ def daily_board_text(rows: Sequence[DailyResult], names: Mapping[int, str], lang
     lines = [t("leaderboard.daily_title", lang)]
     for r in rows:
         lines.append(
-            t("leaderboard.daily_line", lang, rank=r.rank, name=names[r.user_id], score=r.score)
+            t(
+                "leaderboard.daily_line",
+                lang,
+                rank=r.rank,
+                name=safe_name(names[r.user_id]),
+                score=r.score,
+            )
         )
     return "\n".join(lines)
 
 
 def stats_text(name: str, overall: Standing, month: Standing | None, lang: str) -> str:
     """A player's statistics, all time and this month."""
-    lines = [t("stats.title", lang, name=name)]
+    lines = [t("stats.title", lang, name=safe_name(name))]
     for label, s in ((t("period.all", lang), overall), (t("period.month", lang), month)):
         if s is None:
             continue
@@ -77,7 +86,7 @@ def stats_text(name: str, overall: Standing, month: Standing | None, lang: str) 
 
 def history_text(name: str, user_id: int, matches: Sequence[MatchSummary], lang: str) -> str:
     """A player's recent matches, with a line about the attached records."""
-    lines = [t("history.title", lang, name=name)]
+    lines = [t("history.title", lang, name=safe_name(name))]
     for m in matches:
         me = next((p for p in m.players if p.user_id == user_id), None)
         lines.append(

@@ -5,6 +5,9 @@ Public text never mentions anyone (names only, no pings).
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import discord
 
 from batak import Action, Bid, ChooseTrump, Pass, Play, card_label
@@ -19,26 +22,76 @@ SUIT_KEYS = {Suit.S: "suit.S", Suit.H: "suit.H", Suit.D: "suit.D", Suit.C: "suit
 
 
 # ----------------------------------------------------------------------------- names
-def seat_name(seat: Seat, index: int, lang: str) -> str:
-    """A seat's display name (never a mention: public text must not ping)."""
+MAX_NAME = 32
+"""Characters of a person's name we show (Discord's own limit for display names)."""
+
+_INVISIBLE = frozenset(("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"))
+"""Unicode categories removed from names: controls, format characters (the bidi
+overrides and isolates, zero-width spaces and joiners, the BOM), private use,
+surrogates, unassigned, line and paragraph separators."""
+
+_LINK = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*):(?=//)")
+_BRACKETS = re.compile(r"(\\.)|([<\[\]])")
+"""An escaped character (kept as it is), or a bracket to escape."""
+
+
+def plain_name(raw: str | None) -> str:
+    """A name as plain characters: no invisible or direction-changing characters, one
+    line, at most :data:`MAX_NAME` characters. For pictures, thread titles and the store;
+    text messages use :func:`safe_name`. May be empty."""
+    if not raw:
+        return ""
+    text = "".join(
+        " " if ch.isspace() else ch
+        for ch in unicodedata.normalize("NFC", raw)
+        if unicodedata.category(ch) not in _INVISIBLE or ch in "\t\n\r"
+    )
+    text = " ".join(text.split())
+    if len(text) > MAX_NAME:
+        text = text[: MAX_NAME - 1].rstrip() + "…"
+    return text
+
+
+def safe_name(raw: str | None) -> str:
+    """A name inside a message the bot writes: data, never markup.
+
+    :func:`plain_name`, then Discord's markdown (``**``, ``||``, code fences, masked
+    links, headings) and mentions (``@everyone``, ``<@id>``, ``<@&id>``) escaped; ``<``,
+    ``[`` and ``]`` escaped so no ``<#channel>``, ``<t:…>``, ``<a:emoji:…>`` or masked
+    link forms; and a zero-width space after the scheme of anything that looks like a
+    link so it is not one. Every
+    text that shows a person's name goes through this function (``allowed_mentions``
+    stays ``none`` as well).
+    """
+    text = discord.utils.escape_markdown(plain_name(raw), ignore_links=False)
+    text = discord.utils.escape_mentions(text)
+    text = _BRACKETS.sub(lambda m: m[1] or "\\" + m[2], text)
+    return _LINK.sub("\\1:\u200b", text)
+
+
+def seat_name(seat: Seat, index: int, lang: str, *, markup: bool = True) -> str:
+    """A seat's name (never a mention: public text must not ping); ``markup=False`` for
+    pictures, which show the characters as they are."""
     if seat.is_empty:
         return t("seat.empty", lang)
     if seat.is_bot:
         return t("seat.bot", lang, n=index + 1)
-    name = seat.name or t("seat.player", lang, n=index + 1)
+    name = (safe_name if markup else plain_name)(seat.name) or t("seat.player", lang, n=index + 1)
     if seat.is_away:
         return t("seat.away", lang, name=name)
     return name
 
 
 def seat_names(table: Table, lang: str) -> list[str]:
+    """The seats' names for text messages (escaped, see :func:`safe_name`)."""
     return [seat_name(s, i, lang) for i, s in enumerate(table.seats)]
 
 
 def players(table: Table, lang: str) -> list[Player]:
+    """The seats' names for pictures (plain characters)."""
     return [
-        Player(name, is_bot=s.is_bot)
-        for name, s in zip(seat_names(table, lang), table.seats, strict=True)
+        Player(seat_name(s, i, lang, markup=False), is_bot=s.is_bot)
+        for i, s in enumerate(table.seats)
     ]
 
 
@@ -63,9 +116,14 @@ def suit_text(suit: Suit, lang: str) -> str:
     return f"{suit.symbol} {t(SUIT_KEYS[suit], lang)}"
 
 
-def display_name(user: discord.abc.User) -> str:
-    """What a person is called on this server (their display name, else their user name)."""
-    return getattr(user, "display_name", None) or user.name
+def display_name(user: discord.abc.User | discord.Object) -> str:
+    """What a person is called on this server (their display name, else their user
+    name), as :func:`plain_name`; put it in a text through :func:`safe_name`."""
+    for raw in (getattr(user, "display_name", None), getattr(user, "name", None)):
+        name = plain_name(raw)
+        if name:
+            return name
+    return f"#{user.id}"
 
 
 MAX_CONTENT = 2000

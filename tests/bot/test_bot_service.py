@@ -52,6 +52,9 @@ class Recorder:
     async def table_closed(self, table: Table, reason: str) -> None:
         self.events.append(("closed", table.id, reason))
 
+    async def match_recording_failed(self, table: Table, attempt: int, retry_in: float) -> None:
+        self.events.append(("recording_failed", table.id, attempt, retry_in))
+
     async def seat_timed_out(
         self, table: Table, seat: int, action: Action, handed_over: bool
     ) -> None:

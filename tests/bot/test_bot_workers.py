@@ -50,6 +50,30 @@ async def test_work_runs_in_another_process_and_a_dead_worker_is_replaced() -> N
         w.close()
 
 
+def pid_after(seconds: float) -> int:
+    """Runs in the worker: a call that takes a while, then says which process ran it."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
+async def test_a_worker_killed_with_calls_in_flight_is_replaced_once() -> None:
+    """Four calls wait on the worker when it is killed: one new process (not four), and
+    each of the four is answered by it, tried once more."""
+    w = Worker("test")
+    try:
+        first = await w.run(os.getpid)
+        calls = [asyncio.ensure_future(w.run(pid_after, 0.2)) for _ in range(4)]
+        await asyncio.sleep(0.1)  # the first call is running, three are queued
+        os.kill(first, signal.SIGKILL)
+        pids = await asyncio.gather(*calls)
+        assert w.started == 2  # the first process and exactly one replacement
+        assert w.retried == 4  # every call in flight, each once
+        assert len(set(pids)) == 1 and first not in pids
+        assert await w.run(os.getpid) == pids[0]  # and the replacement stays
+    finally:
+        w.close()
+
+
 def test_workers_exit_when_the_bot_is_killed() -> None:
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD.format(root=str(ROOT))],
