@@ -279,10 +279,14 @@ class Reviews:
     ) -> None:
         lang = await self.languages.of(interaction)
         guild_id = guild_of(interaction)
+        if file is not None:  # reading it may take a while: answer Discord first
+            await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.find(interaction, lang, match, deal, file)
         await self.check_spoiler(guild_id, interaction.user.id, found)
         private = found.daily_day is not None or file is not None
-        await interaction.response.defer(ephemeral=private, thinking=True)
+        if not interaction.response.is_done():
+            interaction.extras["public"] = not private  # an error then goes privately
+            await interaction.response.defer(ephemeral=private, thinking=True)
         limit = MAX_REPLAY_BYTES
         if interaction.guild is not None:
             limit = min(limit, interaction.guild.filesize_limit)
@@ -336,6 +340,7 @@ class Reviews:
     ) -> None:
         lang = await self.languages.of(interaction)
         guild_id = guild_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.find(interaction, lang, match, deal, file)
         await self.check_spoiler(guild_id, interaction.user.id, found)
         await self._answer_review(interaction, found, lang)
@@ -353,6 +358,7 @@ class Reviews:
     ) -> None:
         try:
             lang = await self.languages.of(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
             found = await self.table_deal(table_id, index, lang)
             await self._answer_review(interaction, found, lang)
         except Exception as exc:
