@@ -34,6 +34,7 @@ from .live import LiveHands
 from .pacing import EditPacer
 from .pictures import files_of
 from .replies import NO_PINGS
+from .review import review_view
 from .service import Actor, CloseReason, Table, TableService
 from .text.summaries import (
     deal_summary_text,
@@ -446,6 +447,7 @@ class Announcer:
             await self.channel(table).send(
                 clip(deal_summary_text(table, index, lang)),
                 files=files_of(pic),
+                view=review_view(table.id, index, lang),
                 allowed_mentions=NO_PINGS,
             )
 

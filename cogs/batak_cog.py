@@ -27,6 +27,7 @@ from .hands import Hands
 from .i18n import ls, t
 from .pictures import files_of
 from .replies import Languages, defer_public, fail, guild_of, is_admin, send
+from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
 from .service import ServiceError, Table
 from .service.tables import NOTIFY_MODES
 from .text.hints import hint_message
@@ -80,6 +81,7 @@ class BatakCog(
             bot.store, bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
         )
         bot.service.listener = self.announcer
+        self.reviews = Reviews(bot, self.languages)
 
     async def cog_unload(self) -> None:
         await self.announcer.close()
@@ -100,7 +102,8 @@ class BatakCog(
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
-        click = parse_custom_id(str(data.get("custom_id", "")))
+        cid = str(data.get("custom_id", ""))
+        click = parse_custom_id(cid)
         try:
             if isinstance(click, HandClick):
                 interaction.extras["table"] = click.table
@@ -108,6 +111,11 @@ class BatakCog(
             elif isinstance(click, TableClick):
                 interaction.extras["table"] = click.table
                 await self.hands.on_table_button(interaction, click.table, click.what)
+            elif isinstance(review := parse_review_id(cid), ReviewClick):
+                interaction.extras["table"] = review.table
+                await self.reviews.on_review_button(interaction, review.table, review.deal)
+            elif isinstance(review, CompareClick):
+                await self.reviews.on_compare_button(interaction, review.day)
             else:
                 raise ServiceError("error.unknown_button")
         except Exception as exc:
@@ -419,12 +427,50 @@ class BatakCog(
             if exc.key != "error.daily_done":
                 raise
             result = await self.store.daily_result(guild_id, user.id)
-            score = result.score if result is not None else None
-            if score is None:
+            if result is None or result.score is None:
                 raise
-            await send(interaction, t("daily.already", lang, score=score))
+            score = result.score
+            text = t("daily.already", lang, score=score) + "\n" + t("daily.compare_offer", lang)
+            await send(interaction, text, view=compare_view(result.day, lang))
             return
         await self.hands.send_hand(interaction, table, t("daily.intro", lang))
+
+    @app_commands.command(
+        name="replay", description=ls("Replay a finished deal as an animated picture", "cmd.replay")
+    )
+    @app_commands.describe(
+        match=ls("Match number (see /batak history)", "opt.match"),
+        deal=ls("Deal number in the match (default: the last)", "opt.deal"),
+        file=ls("A batak-deal/1 file: one deal or a JSON Lines match", "opt.file"),
+    )
+    @app_commands.guild_only()
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[int, 1] | None = None,
+        deal: app_commands.Range[int, 1, 99] | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        await self.reviews.replay(interaction, match, deal, file)
+
+    @app_commands.command(
+        name="review",
+        description=ls("Where a finished deal was won or lost (only you see it)", "cmd.review"),
+    )
+    @app_commands.describe(
+        match=ls("Match number (see /batak history)", "opt.match"),
+        deal=ls("Deal number in the match (default: the last)", "opt.deal"),
+        file=ls("A batak-deal/1 file: one deal or a JSON Lines match", "opt.file"),
+    )
+    @app_commands.guild_only()
+    async def review(
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[int, 1] | None = None,
+        deal: app_commands.Range[int, 1, 99] | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        await self.reviews.review(interaction, match, deal, file)
 
     @app_commands.command(name="rules", description=ls("The rules of Batak", "cmd.rules"))
     @app_commands.describe(preset=ls("Which rule set", "opt.rules_preset"))

@@ -146,6 +146,9 @@ def _warm_up_drawing() -> None:
 BACKGROUND = 10
 DRAWING = Worker("drawing", _warm_up_drawing, BACKGROUND)
 THINKING = Worker("thinking", niceness=BACKGROUND)
+# Reviews (double-dummy searches of whole deals, seconds each) get a process of their own,
+# lower still: a computer player's move in the thinking worker never waits behind one.
+REVIEW = Worker("review", niceness=BACKGROUND + 5)
 
 
 ALL = (DRAWING, THINKING)
@@ -164,3 +167,4 @@ def alive() -> dict[str, bool]:
 def close_all() -> None:
     DRAWING.close()
     THINKING.close()
+    REVIEW.close()

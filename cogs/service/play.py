@@ -250,7 +250,12 @@ class PlayingTables(TableRegistry):
                     match.totals[0],
                     day=table.settings.day,
                     placement=match.placements()[0],
-                    details={"totals": list(match.totals), "deals": len(match.finished)},
+                    details={
+                        "totals": list(match.totals),
+                        "deals": len(match.finished),
+                        # the deals themselves: replays, reviews, the daily comparison
+                        "records": [d.to_record() for d in match.finished],
+                    },
                     game_id=table.id,
                 )
             except DailyAlreadyPlayedError:

@@ -18,6 +18,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from .server import (
@@ -47,6 +48,15 @@ __all__ = [
     "MessageRecord",
     "percentile",
 ]
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file a person attaches to a slash command option (type 11)."""
+
+    filename: str
+    data: bytes
+    content_type: str = "application/octet-stream"
 
 
 class InteractionFailed(AssertionError):
@@ -379,6 +389,21 @@ class Driver:
                 value = str(rid)
                 assert guild is not None
                 resolved.setdefault("roles", {})[str(rid)] = guild.roles[rid].to_json()
+            elif t == 11:
+                if not isinstance(v, Upload):
+                    raise ValueError(f"/{command} {name}: an Upload expected, got {v!r}")
+                aid = self.fake.snowflakes.next()
+                self.fake.uploads[aid] = v.data
+                value = str(aid)
+                url = f"{self.fake.url}/attachments/{channel.id}/{aid}/{v.filename}"
+                resolved.setdefault("attachments", {})[str(aid)] = {
+                    "id": str(aid),
+                    "filename": v.filename,
+                    "size": len(v.data),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": v.content_type,
+                }
             else:
                 raise ValueError(f"/{command} {name}: option type {t} not supported by the driver")
             choices = o.get("choices")

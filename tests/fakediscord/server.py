@@ -661,6 +661,7 @@ class FakeDiscord:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, MessageRecord] = {}
+        self.uploads: dict[int, bytes] = {}  # files attached to slash command options
         self.interactions: dict[int, InteractionRecord] = {}
         self.tokens: dict[str, InteractionRecord] = {}
         self.global_commands: dict[str, dict[str, Any]] = {}
@@ -2569,6 +2570,8 @@ class FakeDiscord:
         for rec in self.messages.values():
             if aid in rec.files:
                 return web.Response(body=rec.files[aid], content_type="application/octet-stream")
+        if aid in self.uploads:  # a file attached to a slash command option
+            return web.Response(body=self.uploads[aid], content_type="application/octet-stream")
         return web.Response(status=404)
 
     async def _cdn_avatar(self, request: web.Request) -> web.Response:
