@@ -108,6 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
             "status is 1 when any line had an error. Timing goes to stderr."
         ),
     )
+    pb = sub.add_parser(
+        "playout-bench", help="simulator play-outs per second of CPU time (one core)"
+    )
+    pb.add_argument("--seconds", type=float, default=3.0, help="CPU time per figure")
+    pb.add_argument("--preset", choices=PRESET_NAMES, default="standard")
     sb = sub.add_parser("solve-bench", help="double-dummy solver time by cards left (p50/p95)")
     sb.add_argument("--deals", type=int, default=3, help="deals per preset (default 3)")
     sb.add_argument(
@@ -132,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_solve(sys.stdin, sys.stdout, sys.stderr)
         if args.command == "solve-bench":
             return cmd_solve_bench(args)
+        if args.command == "playout-bench":
+            return cmd_playout_bench(args)
         return cmd_bench(args)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -217,6 +224,41 @@ def cmd_bench(args: argparse.Namespace) -> int:
         q += len(positions)
     elapsed = time.perf_counter() - start
     print(f"legal-move queries:    {q / elapsed:10,.0f} queries/s (legal_actions, uncached)")
+    return 0
+
+
+def cmd_playout_bench(args: argparse.Namespace) -> int:
+    """Play-outs of whole 13-card deals by the simulator's card policy, per CPU second."""
+    from batak.ai import sim
+
+    rules = preset(args.preset)
+    rng = random.Random(2)
+    deals: list[tuple[sim.Table, list[int], int]] = []
+    for i in range(256):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = [sum(1 << c for c in cards[13 * s : 13 * s + 13]) for s in range(4)]
+        trump = rules.fixed_trump if rules.fixed_trump is not None else i % 4
+        deals.append((sim.Table.of(rules, int(trump), i % 4, 6), hands, i % 4))
+    broken = rules.trump_lead == "free"
+    compiled = not sim.__file__.endswith(".py")
+    print(
+        f"simulator play-outs, preset {args.preset}, whole deals (52 cards), "
+        f"{'compiled (mypyc)' if compiled else 'pure Python'}; CPU time of this process"
+    )
+    for label, hidden in (("perfect information", False), ("hidden hands", True)):
+        n = 0
+        start = time.process_time()
+        while time.process_time() - start < args.seconds:
+            for table, hands, leader in deals:
+                if hidden:
+                    excluded = [0, 0, 0, 0]
+                    sim.rollout_hidden(table, list(hands), [], leader, broken, [0] * 4, excluded)
+                else:
+                    sim.rollout(table, list(hands), [], leader, broken, [0] * 4)
+            n += len(deals)
+        elapsed = time.process_time() - start
+        print(f"{label + ':':21}{n / elapsed:10,.0f} play-outs/s  ({n} play-outs)")
     return 0
 
 
