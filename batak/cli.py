@@ -51,6 +51,17 @@ def _players_arg(text: str) -> list[str]:
     return kinds
 
 
+def _arena_kind(text: str) -> str:
+    level, sep, rev = text.partition("@")
+    if level not in PLAYER_KINDS:
+        raise argparse.ArgumentTypeError(
+            f"{level!r} is not a level; expected one of {', '.join(PLAYER_KINDS)} (or LEVEL@REV)"
+        )
+    if sep and not rev.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: give a git revision after '@'")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m batak", description="İhaleli Batak engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -79,8 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--preset", choices=PRESET_NAMES, default="standard")
 
     ar = sub.add_parser("arena", help="duplicate deals: does one computer level beat another?")
-    ar.add_argument("--candidate", choices=PLAYER_KINDS, default="hard")
-    ar.add_argument("--baseline", choices=PLAYER_KINDS, default="normal")
+    ar.add_argument(
+        "--candidate",
+        type=_arena_kind,
+        default="hard",
+        help=f"one of: {', '.join(PLAYER_KINDS)}, or LEVEL@REV for a git revision's player",
+    )
+    ar.add_argument(
+        "--baseline",
+        type=_arena_kind,
+        default="normal",
+        help="as --candidate (default normal); e.g. hard@HEAD~3 or hard@abc1234",
+    )
     ar.add_argument("--deals", type=int, default=100, help="duplicate deals (default 100)")
     ar.add_argument("--preset", choices=PRESET_NAMES, default="standard")
     ar.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
@@ -526,6 +547,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from batak.ai.arena import format_result, run_arena
+    from batak.ai.revision import RevisionError
 
     if args.deals < 1 or args.jobs < 1:
         print("error: --deals and --jobs must be at least 1", file=sys.stderr)
@@ -537,17 +559,21 @@ def cmd_arena(args: argparse.Namespace) -> int:
         if sys.stderr.isatty() or done % 10 == 0 or done == args.deals:
             print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
 
-    result = run_arena(
-        rules,
-        args.candidate,
-        args.baseline,
-        args.deals,
-        args.seed,
-        budget=args.budget,
-        play_only=args.play_only,
-        jobs=args.jobs,
-        progress=progress,
-    )
+    try:
+        result = run_arena(
+            rules,
+            args.candidate,
+            args.baseline,
+            args.deals,
+            args.seed,
+            budget=args.budget,
+            play_only=args.play_only,
+            jobs=args.jobs,
+            progress=progress,
+        )
+    except RevisionError as exc:
+        print(f"\nerror: {exc}", file=sys.stderr)
+        return 2
     print(file=sys.stderr)
     print(format_result(result))
     budget = f", hard budget {args.budget:g} s" if args.budget is not None else ""
