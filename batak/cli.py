@@ -113,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ar.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ar.add_argument(
+        "--pure-revisions",
+        action="store_true",
+        help="do not compile a LEVEL@REV player's modules (slower, same decisions)",
+    )
+    ar.add_argument(
         "--play-only",
         action="store_true",
         help="replay the baseline table's auction and trump at every table",
@@ -570,6 +575,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             play_only=args.play_only,
             jobs=args.jobs,
             progress=progress,
+            compile_revisions=not args.pure_revisions,
         )
     except RevisionError as exc:
         print(f"\nerror: {exc}", file=sys.stderr)

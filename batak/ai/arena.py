@@ -261,14 +261,16 @@ def run_arena(
     play_only: bool = False,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    compile_revisions: bool = False,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals and summarise them.
 
     ``jobs`` > 1 spreads the deals over worker processes (results are the
     same: every deal is seeded on its own). A kind ``level@rev`` seats that
-    level from git revision ``rev`` (see :mod:`batak.ai.revision`).
+    level from git revision ``rev`` (see :mod:`batak.ai.revision`), compiled
+    first when ``compile_revisions`` (and the revision can).
     """
-    with revision_trees((candidate, baseline)):
+    with revision_trees((candidate, baseline), compile_revisions):
         return _run(rules, candidate, baseline, deals, seed, budget, play_only, jobs, progress)
 
 

@@ -100,9 +100,13 @@ def _git(*args: str) -> str:
 
 
 @contextmanager
-def revision_trees(kinds: Sequence[str]) -> Iterator[None]:
+def revision_trees(kinds: Sequence[str], compile_native: bool = False) -> Iterator[None]:
     """Check out every revision named in ``kinds`` (``level@rev``) into a temporary
-    worktree for the duration; unknown revisions raise :class:`RevisionError`."""
+    worktree for the duration; unknown revisions raise :class:`RevisionError`.
+
+    ``compile_native``: run the revision's own ``build_native.py`` (if it has one)
+    in its worktree, so it plays at its compiled speed; a failed build leaves its
+    pure-Python modules, which decide the same."""
     revs = sorted({rev for kind in kinds if (rev := split_kind(kind)[1]) is not None})
     made: list[tuple[str, Path, Path]] = []
     try:
@@ -114,6 +118,15 @@ def revision_trees(kinds: Sequence[str]) -> Iterator[None]:
             tree = base / commit[:12]
             _git("worktree", "add", "--detach", str(tree), commit)
             made.append((rev, base, tree))
+            if compile_native and (tree / "build_native.py").exists():
+                with open(base / "build.log", "w", encoding="utf-8") as log:
+                    subprocess.run(
+                        [sys.executable, "build_native.py"],
+                        cwd=tree,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        check=False,
+                    )
             _TREES[rev] = tree
         yield
     finally:
