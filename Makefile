@@ -55,6 +55,7 @@ play: $(VENV)/.installed
 
 bench: $(VENV)/.installed $(VENV)/.native
 	$(PY) -m batak bench
+	$(PY) -m batak playout-bench
 	$(PY) -m batak solve-bench
 	$(PY) -m images bench
 	$(PY) -m images replay-bench
