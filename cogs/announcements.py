@@ -24,7 +24,6 @@ import discord
 from discord.ext import commands
 
 from batak import PASS, Action
-from batak.deal import Phase
 from data import MatchSummary, PendingAnnouncement, Store
 
 from . import pictures
@@ -41,8 +40,9 @@ from .text.summaries import (
     match_result_text,
     public_summary,
     result_link_text,
+    turn_notice_text,
 )
-from .text.words import action_text, clip, deadline_text, seat_name, seat_names, table_language
+from .text.words import action_text, clip, seat_name, seat_names, table_language
 
 if TYPE_CHECKING:
     from .config import BotConfig
@@ -284,30 +284,6 @@ class Announcer:
     def _notice_lock(self, table_id: int) -> asyncio.Lock:
         return self._notice_locks.setdefault(table_id, asyncio.Lock())
 
-    def _notice_content(self, table: Table, mention: int | None = None) -> str:
-        """The turn notice: who is to act and until when (``mention``: ping them)."""
-        lang = table_language(table)
-        match = table.match
-        if not table.playing or match is None or match.is_over or table.to_act is None:
-            if table.status == "cancelled":
-                return t("table.cancelled", lang, table=table.id)
-            return t("result.title", lang, table=table.id)
-        seat = table.to_act
-        what = {Phase.AUCTION: "bid", Phase.TRUMP: "trump", Phase.PLAY: "play"}.get(
-            match.deal.phase, "play"
-        )
-        if mention is not None:
-            content = t(f"turn.{what}", lang, mention=f"<@{mention}>", table=table.id)
-        else:
-            name = seat_names(table, lang)[seat]
-            content = f"#{table.id} · " + t(f"summary.to_{what}", lang, name=name)
-        deadline = table.deadline_now()
-        if deadline is not None:
-            content += "\n" + deadline_text(deadline, lang)
-        if mention is not None and table.pace == "async":
-            content += "\n" + t("turn.async_hint", lang)
-        return content
-
     async def _stored_notice(self, table: Table) -> tuple[int, int, str, int | None] | None:
         known = self._notices.get(table.id)
         if known is None and not table.playing:  # after a restart: the end is told
@@ -331,11 +307,11 @@ class Announcer:
             kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
             if not table.playing:
                 self._notices.pop(table_id, None)
-                kwargs["content"] = self._notice_content(table)
+                kwargs["content"] = turn_notice_text(table)
                 kwargs["view"] = None  # the match is over: no Show hand any more
             elif pinged is not None and pinged == to_act:
                 # Still their turn (a streak: trump then lead, a trick won then a lead).
-                kwargs["content"] = self._notice_content(table, mention=pinged)
+                kwargs["content"] = turn_notice_text(table, mention=pinged)
                 self._notices[table_id] = (channel_id, mid, kwargs["content"], pinged)
             else:
                 # They played: one last edit says so, then the notice rests (the table
@@ -379,7 +355,7 @@ class Announcer:
                         .delete()
                     )
             lang = table_language(table)
-            content = self._notice_content(table, mention=user_id)
+            content = turn_notice_text(table, mention=user_id)
             show = t("button.show_hand", lang)
             view = view_of([TableButton(table.id, "show", label=show, style=Style.primary)])
             msg = await channel.send(

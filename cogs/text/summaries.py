@@ -17,7 +17,7 @@ from data import MatchSummary
 
 from ..i18n import t
 from ..service import Table
-from .words import deadline_text, name_at, seat_names, suit_text
+from .words import deadline_text, name_at, seat_names, suit_text, table_language
 
 HAND_SUITS = HAND_SUIT_ORDER
 """The order of suits in a hand, the same in its text line, its buttons and its picture."""
@@ -226,3 +226,28 @@ def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> 
     elif obs.to_act is not None:
         lines.append(t("hand.waiting", lang, name=names[obs.to_act]))
     return "\n".join(lines)
+
+
+def turn_notice_text(table: Table, mention: int | None = None) -> str:
+    """The turn notice: who is to act and until when (``mention``: ping them)."""
+    lang = table_language(table)
+    match = table.match
+    if not table.playing or match is None or match.is_over or table.to_act is None:
+        if table.status == "cancelled":
+            return t("table.cancelled", lang, table=table.id)
+        return t("result.title", lang, table=table.id)
+    seat = table.to_act
+    what = {Phase.AUCTION: "bid", Phase.TRUMP: "trump", Phase.PLAY: "play"}.get(
+        match.deal.phase, "play"
+    )
+    if mention is not None:
+        content = t(f"turn.{what}", lang, mention=f"<@{mention}>", table=table.id)
+    else:
+        name = seat_names(table, lang)[seat]
+        content = f"#{table.id} · " + t(f"summary.to_{what}", lang, name=name)
+    deadline = table.deadline_now()
+    if deadline is not None:
+        content += "\n" + deadline_text(deadline, lang)
+    if mention is not None and table.pace == "async":
+        content += "\n" + t("turn.async_hint", lang)
+    return content

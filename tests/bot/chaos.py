@@ -30,7 +30,7 @@ from typing import Any
 
 from tests.fakediscord.driver import Driver, InteractionFailed
 from tests.fakediscord.fixtures import BotProcess, running_bot
-from tests.fakediscord.server import MessageRecord, User
+from tests.fakediscord.server import MessageRecord, User, version_text
 
 ENV = {
     "BOT_DELAY_SECONDS": "0.05",
@@ -171,10 +171,11 @@ class Chaos:
             return
         pick = next((c for c in options if c.endswith(":p")), options[0])
         rec = await self._try(self.d.click(user, msg, pick, wait="response"))
-        if rec is None or rec.edits < 1:
+        if rec is None or not rec.responses:
             return
-        text = self.d.message(hand.id).text()
-        if text.startswith("⚠️"):
+        # The bot's own answer to this click, not the hand as it reads now: an open hand
+        # follows the game, so a later edit may already have replaced a refusal.
+        if version_text(rec.responses[0]).startswith("⚠️"):
             return  # refused (stale, a time-out played first): not an acknowledgement
         _, _, _, move, code = pick.split(":")
         self.acked[(game, int(move) + 1)] = code

@@ -507,6 +507,9 @@ class InteractionRecord:
     ack_event: asyncio.Event = field(default_factory=asyncio.Event)
     response_event: asyncio.Event = field(default_factory=asyncio.Event)
     edits: int = 0
+    responses: list[dict[str, Any]] = field(default_factory=list)
+    """The message as each edit made through this interaction left it, oldest first (the
+    first is the bot's answer to it; later ones come through its token as the game goes on)."""
     fake: Any = field(default=None, repr=False)
 
     @property
@@ -2436,6 +2439,7 @@ class FakeDiscord:
             rec.ephemeral = src.ephemeral_to is not None
             self._ack(rec, rtype, arrived)
             rec.edits += 1
+            rec.responses.append(src.data)
             rec.response_event.set()
             if src.ephemeral_to is None:
                 await self._dispatch_message("MESSAGE_UPDATE", src)
@@ -2554,6 +2558,7 @@ class FakeDiscord:
         payload, files = await self._read_body(request)
         await self._edit_and_dispatch(msg, payload, files)
         rec.edits += 1
+        rec.responses.append(msg.data)
         rec.response_event.set()
         return json_response(msg.data)
 
