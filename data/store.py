@@ -33,6 +33,7 @@ from .models import (
 )
 from .schema import APPLICATION_ID, MIGRATIONS, Migration
 from .standings import StandingStore
+from .user_settings import UserSettingsStore
 
 __all__ = [
     "DEFAULT_PATH",
@@ -62,6 +63,7 @@ class Store(
     DailyStore,
     AnnouncementStore,
     SettingsStore,
+    UserSettingsStore,
     MaintenanceStore,
 ):
     """Durable games, finished matches, standings, daily results, announcements and
