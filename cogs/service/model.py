@@ -86,6 +86,11 @@ class TableSettings:
     """The day (ISO date) of a daily match."""
     rematch_of: int | None = None
     """The table this one is the rematch of."""
+    rated: bool = True
+    """Rated tables play a preset unchanged without hints; only their matches change
+    ratings and standings. A row stored before rated tables existed is rated."""
+    hints: bool = False
+    """Hints are given at this table (only ever at a casual one)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     _KEYS = (
@@ -98,6 +103,8 @@ class TableSettings:
         "seed",
         "day",
         "rematch_of",
+        "rated",
+        "hints",
     )
 
     @classmethod
@@ -115,6 +122,8 @@ class TableSettings:
             seed=_int(raw.get("seed")),
             day=day if isinstance(day, str) else None,
             rematch_of=_int(raw.get("rematch_of")),
+            rated=raw.get("rated", True) is not False,
+            hints=raw.get("hints") is True and raw.get("rated") is False,
             extra={k: v for k, v in raw.items() if k not in cls._KEYS},
         )
 
@@ -127,6 +136,8 @@ class TableSettings:
             "bot_level": self.bot_level,
             "language": self.language,
             "first_dealer": self.first_dealer,
+            "rated": self.rated,
+            "hints": self.hints,
         }
         if self.seed is not None:
             out["seed"] = self.seed
@@ -271,6 +282,12 @@ class ActResult:
     deal_finished: int | None = None
     """The 0-based index of a deal this action finished, if any."""
     match_finished: bool = False
+
+
+def is_preset_unchanged(rules: Rules) -> bool:
+    """The rules are their preset's, every option as the preset has it; only the match
+    length may be chosen (a shorter match is the same game)."""
+    return rules == Rules.from_preset(rules.preset, deals=rules.deals)
 
 
 def phase_of(match: Match | None) -> str:

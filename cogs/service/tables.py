@@ -23,7 +23,15 @@ from data import (
 
 from .errors import ServiceError
 from .listener import Event
-from .model import DAILY, CloseReason, Table, TableSettings, as_pace, phase_of
+from .model import (
+    DAILY,
+    CloseReason,
+    Table,
+    TableSettings,
+    as_pace,
+    is_preset_unchanged,
+    phase_of,
+)
 from .play import PlayingTables
 
 log = logging.getLogger(__name__)
@@ -76,8 +84,13 @@ class TableService(PlayingTables):
         thread_id: int | None = None,
         seats: list[Seat] | None = None,
         rematch_of: int | None = None,
+        casual: bool = False,
     ) -> Table:
         """Open a lobby with the host in seat 0 (or the given seats).
+
+        The table is rated when it plays a preset unchanged (:func:`is_preset_unchanged`)
+        and the host did not ask for a ``casual`` one; a casual table gives hints when
+        the server allows them (``casual_hints``).
 
         The store keeps one open table per seated host and server, and one rematch per
         finished table, whoever races: ``error.already_hosting`` and
@@ -100,7 +113,9 @@ class TableService(PlayingTables):
             language=g.language,
             first_dealer=0,
             rematch_of=rematch_of,
+            rated=not casual and is_preset_unchanged(rules),
         )
+        settings = replace(settings, hints=not settings.rated and g.casual_hints)
         initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
         try:
             game = await self.store.create_game(
@@ -306,6 +321,7 @@ class TableService(PlayingTables):
             thread_id=old.game.thread_id,
             seats=seats,
             rematch_of=table_id,
+            casual=not old.settings.rated,
         )
         return table
 
@@ -334,6 +350,7 @@ class TableService(PlayingTables):
             first_dealer=0,
             seed=seed,
             day=day.isoformat(),
+            rated=False,  # the daily match has its own board; it never gives hints
         )
         seats = [Seat.human(user_id, name)] + [Seat.bot(g.bot_level) for _ in range(3)]
         match = Match(rules, seed, 0)
