@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from batak import PRESET_NAMES
-from data import InvalidSettingError, user_key
+from data import InvalidSettingError, MatchSummary, user_key
 
 from . import pictures
 from .announcements import Announcer
@@ -31,10 +31,13 @@ from .service import ServiceError, Table
 from .text.hints import hint_message
 from .text.rules import rules_text
 from .text.standings import (
+    LANGUAGE_NAMES,
     board_text,
     daily_board_text,
     history_text,
+    match_deals_text,
     named_standings,
+    personal_text,
     settings_text,
     stats_text,
 )
@@ -54,6 +57,9 @@ def choice(key: str) -> app_commands.locale_str:
 
 # Choices shared by several commands (names are translated by the tree's translator).
 PRESET_CHOICES = [app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()
+]
 PACE_CHOICES = [
     app_commands.Choice(name=ls("live", "pace.live"), value="live"),
     app_commands.Choice(name=ls("async", "pace.async"), value="async"),
@@ -140,6 +146,9 @@ class BatakCog(
         preset=ls("Rule set (default: the server's)", "opt.preset"),
         deals=ls("Number of deals, 1 to 20", "opt.deals"),
         pace=ls("live: short turn timer; async: long timer with pings", "opt.pace"),
+        casual=ls(
+            "A casual table: ratings do not change (hints if the server allows)", "opt.casual"
+        ),
     )
     @app_commands.choices(
         preset=PRESET_CHOICES,
@@ -152,6 +161,7 @@ class BatakCog(
         preset: str | None = None,
         deals: app_commands.Range[int, 1, 20] | None = None,
         pace: str | None = None,
+        casual: bool = False,
     ) -> None:
         guild_id = guild_of(interaction)
         lang = await self.languages.of(interaction)
@@ -188,6 +198,7 @@ class BatakCog(
                     deals=deals,
                     pace=pace,
                     thread_id=thread_id,
+                    casual=casual,
                 )
             except BaseException:
                 if thread is not None:  # no table for it after all
@@ -306,18 +317,26 @@ class BatakCog(
                 await send(interaction, t("leaderboard.daily_empty", lang), ephemeral=False)
                 return
             names = await self._names(interaction, [r.user_id for r in daily])
-            await send(interaction, daily_board_text(daily, names, lang), ephemeral=False)
+            subtitle = daily[0].day
+            pic = await pictures.draw(pictures.daily_picture(daily, names, subtitle, lang))
+            text = daily_board_text(daily, names, lang)
+            await send(interaction, text, ephemeral=False, files=files_of(pic))
             return
-        rows = await self.store.leaderboard(guild_id, by=by, period=period, limit=10)
-        if not rows:
+        # People only; the computer levels on a line apart (their own ranks).
+        rows = await self.store.leaderboard(
+            guild_id, by=by, period=period, limit=10, include_bots=False
+        )
+        bots = await self.store.leaderboard(guild_id, by=by, period=period, limit=3, bots_only=True)
+        if not rows and not bots:
             await send(interaction, t("leaderboard.empty", lang), ephemeral=False)
             return
         names = await self._names(interaction, [s.user_id for s in rows if s.user_id is not None])
         named = named_standings(rows, names, lang)
         title = t(f"leaderboard.title_{by}", lang)
         subtitle = t(f"period.{period}", lang)
-        text = board_text(named, title, subtitle, lang)
-        pic = await pictures.draw(pictures.leaderboard_picture(named, title, subtitle, lang))
+        text = board_text(named, title, subtitle, lang, bots)
+        drawing = pictures.leaderboard_picture(named, title, subtitle, lang, bots)
+        pic = await pictures.draw(drawing)
         await send(interaction, text, ephemeral=False, files=files_of(pic))
 
     async def _names(
@@ -365,23 +384,70 @@ class BatakCog(
     @app_commands.command(
         name="history", description=ls("Recent matches, with the deal records", "cmd.history")
     )
-    @app_commands.describe(user=ls("Whose matches (default: yours)", "opt.history_user"))
+    @app_commands.describe(
+        user=ls("Whose matches (default: yours)", "opt.history_user"),
+        match=ls("Open one match's deals (its number, #)", "opt.history_match"),
+    )
     @app_commands.guild_only()
     async def history(
-        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | None = None,
+        match: app_commands.Range[int, 1, 2**53] | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         lang = await self.languages.of(interaction)
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if match is not None:
+            await self._one_match(interaction, guild_id, match, lang)
+            return
         matches = await self.store.recent_matches(guild_id, user_key(who.id), limit=10)
         if not matches:
             await send(interaction, t("history.none", lang, name=safe_name(display_name(who))))
             return
+        seat_names = await self._seat_names(interaction, matches, lang)
         text = history_text(display_name(who), who.id, matches, lang)
+        looks = pictures.Looks.of(await self.languages.personal(interaction.user.id))
+        drawing = pictures.history_picture(
+            matches, seat_names, who.id, display_name(who), lang, looks
+        )
+        pic = await pictures.draw(drawing)
         jsonl = await self.store.match_records_jsonl([m.id for m in matches])
-        files = [discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-{who.id}.jsonl")]
+        files = files_of(pic)
+        files.append(discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-{who.id}.jsonl"))
         await send(interaction, text, files=files)
+
+    async def _one_match(
+        self, interaction: discord.Interaction[Any], guild_id: int, match_id: int, lang: str
+    ) -> None:
+        """One match of this server, deal by deal, with its records attached."""
+        found = await self.store.get_match(match_id)
+        if found is None or found.guild_id != guild_id:
+            raise ServiceError("error.no_match", id=match_id)
+        names = (await self._seat_names(interaction, [found], lang))[found.id]
+        text = match_deals_text(found, names, lang)
+        jsonl = await self.store.match_records_jsonl([found.id])
+        files = [discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-match-{found.id}.jsonl")]
+        await send(interaction, text, files=files)
+
+    async def _seat_names(
+        self, interaction: discord.Interaction[Any], matches: list[MatchSummary], lang: str
+    ) -> dict[int, list[str]]:
+        """Each match's seat names: the person's, or the computer level's."""
+        uids = sorted({p.user_id for m in matches for p in m.players if p.user_id is not None})
+        names = await self._names(interaction, uids)
+        out: dict[int, list[str]] = {}
+        for m in matches:
+            seats = ["?"] * 4
+            for p in m.players:
+                if p.user_id is not None:
+                    seats[p.seat] = names[p.user_id]
+                else:
+                    level = t(f"level.{p.bot_level}", lang)
+                    seats[p.seat] = t("seat.bot_level", lang, level=level)
+            out[m.id] = seats
+        return out
 
     @app_commands.command(
         name="daily",
@@ -418,8 +484,14 @@ class BatakCog(
             name = (await self.store.get_guild_settings(interaction.guild_id)).preset
         await send(interaction, rules_text(name, lang))
 
-    @app_commands.command(
-        name="settings", description=ls("Server settings (Manage Server)", "cmd.settings")
+    settings_group = app_commands.Group(
+        name="settings",
+        description=ls("Settings of the server or your own", "cmd.settings_group"),
+        guild_only=True,
+    )
+
+    @settings_group.command(
+        name="server", description=ls("Server settings (Manage Server)", "cmd.settings")
     )
     @app_commands.describe(
         language=ls("Language of public messages", "opt.language"),
@@ -430,18 +502,10 @@ class BatakCog(
         async_timer=ls("Turn timer of async tables, hours (1-168)", "opt.async_timer"),
         computer=ls("Computer player level", "opt.computer"),
         threads=ls("Open each table in a new thread", "opt.threads"),
+        hints=ls("Hints at casual tables (never at rated ones)", "opt.hints"),
     )
     @app_commands.choices(
-        language=[
-            app_commands.Choice(name="English", value="en"),
-            app_commands.Choice(name="Türkçe", value="tr"),
-            app_commands.Choice(name="Deutsch", value="de"),
-            app_commands.Choice(name="Português (Brasil)", value="pt"),
-            app_commands.Choice(name="Українська", value="uk"),
-            app_commands.Choice(name="Kiswahili", value="sw"),
-            app_commands.Choice(name="Español", value="es"),
-            app_commands.Choice(name="Français", value="fr"),
-        ],
+        language=LANGUAGE_CHOICES,
         preset=PRESET_CHOICES,
         pace=[
             app_commands.Choice(name=ls("live", "pace.live"), value="live"),
@@ -452,9 +516,7 @@ class BatakCog(
             for n in ("easy", "normal", "hard")
         ],
     )
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
-    async def settings(
+    async def settings_server(
         self,
         interaction: discord.Interaction[Any],
         language: str | None = None,
@@ -465,6 +527,7 @@ class BatakCog(
         async_timer: app_commands.Range[int, 1, 168] | None = None,
         computer: str | None = None,
         threads: bool | None = None,
+        hints: bool | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         if not is_admin(interaction):
@@ -486,6 +549,8 @@ class BatakCog(
             changes["bot_level"] = computer
         if threads is not None:
             changes["use_threads"] = threads
+        if hints is not None:
+            changes["casual_hints"] = hints
         if changes:
             try:
                 g = await self.store.update_guild_settings(guild_id, **changes)
@@ -496,6 +561,55 @@ class BatakCog(
             g = await self.store.get_guild_settings(guild_id)
         lang = await self.languages.of(interaction)
         text = settings_text(g, lang)
+        if changes:
+            text = t("settings.saved", lang) + "\n" + text
+        await send(interaction, text)
+
+    @settings_group.command(
+        name="me", description=ls("Your own settings, in every server", "cmd.settings_me")
+    )
+    @app_commands.describe(
+        language=ls("The language the bot speaks to you", "opt.my_language"),
+        four_colour=ls("Four-colour deck: diamonds blue, clubs green", "opt.four_colour"),
+        theme=ls("Light or dark pictures", "opt.theme"),
+        reset=ls("Forget your choices (back to the defaults)", "opt.reset"),
+    )
+    @app_commands.choices(
+        language=LANGUAGE_CHOICES,
+        theme=[
+            app_commands.Choice(name=choice("settings.theme_dark"), value="dark"),
+            app_commands.Choice(name=choice("settings.theme_light"), value="light"),
+        ],
+    )
+    async def settings_me(
+        self,
+        interaction: discord.Interaction[Any],
+        language: str | None = None,
+        four_colour: bool | None = None,
+        theme: str | None = None,
+        reset: bool = False,
+    ) -> None:
+        """A person's own choices; applied to everything they are shown privately."""
+        changes: dict[str, Any] = {}
+        if reset:
+            changes = {"language": None, "four_colour": None, "theme": None}
+        if language is not None:
+            changes["language"] = language
+        if four_colour is not None:
+            changes["four_colour"] = four_colour
+        if theme is not None:
+            changes["theme"] = theme
+        uid = interaction.user.id
+        if changes:
+            try:
+                me = await self.store.update_user_settings(uid, **changes)
+            except InvalidSettingError as exc:
+                raise ServiceError("error.bad_setting", reason=str(exc)) from exc
+            self.languages.remember_personal(me)
+        else:
+            me = await self.languages.personal(uid)
+        lang = await self.languages.of(interaction)
+        text = personal_text(me, lang)
         if changes:
             text = t("settings.saved", lang) + "\n" + text
         await send(interaction, text)

@@ -21,6 +21,13 @@ from .words import seat_names, suit_text
 
 
 # ----------------------------------------------------------------------------- public text
+def rated_key(table: Table) -> str:
+    """The lobby's line on whether the table is rated (and if not, whether it gives hints)."""
+    if table.settings.rated:
+        return "lobby.rated"
+    return "lobby.casual_hints" if table.settings.hints else "lobby.casual"
+
+
 def _phase_line(table: Table, obs: Observation, names: Sequence[str], lang: str) -> str:
     match = table.match
     assert match is not None
@@ -55,6 +62,7 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
             else:
                 lines.append(t("lobby.seat", lang, n=i + 1, name=name))
         lines.append(t("lobby.pace", lang, pace=t(f"pace.{table.pace}", lang)))
+        lines.append(t(rated_key(table), lang))
         lines.append(t("lobby.help", lang))
         return "\n".join(lines)
     match = table.match

@@ -6,12 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_bot_service import ALICE, CHANNEL, GUILD, make_service, user_at
 
 from batak import Rules
 from cogs.service import ServiceError, Table, TableService, is_preset_unchanged
-from data import Store
-
-from test_bot_service import ALICE, CHANNEL, GUILD, make_service, user_at
 
 
 @pytest.fixture
