@@ -369,8 +369,8 @@ class BatakCog(
         who = user or interaction.user
         await defer_public(interaction)
         key = user_key(who.id)
-        overall = await self.store.player_stats(guild_id, key)
-        month = await self.store.player_stats(guild_id, key, period="month")
+        overall = await self.store.player_stats(guild_id, key, include_bots=False)
+        month = await self.store.player_stats(guild_id, key, period="month", include_bots=False)
         if overall is None:
             await send(
                 interaction,

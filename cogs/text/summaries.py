@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from batak import SUITS, card_label, cards_of
 from batak.cards import SUIT_MASKS
 from batak.deal import Observation, Phase
-from data import MatchSummary
+from data import MatchSummary, display_rating
 
 from ..i18n import t
 from ..service import Table
@@ -145,11 +145,14 @@ def match_result_text(table: Table, summary: MatchSummary | None, lang: str) -> 
     places = match.placements()
     for s in order:
         line = t("result.line", lang, place=places[s], name=names[s], total=match.totals[s])
-        if summary is not None:
+        if summary is not None and summary.rated:
             p = summary.players[s]
             if p.user_id is not None:
-                line += " " + t("result.rating", lang, change=f"{p.rating_change:+.1f}")
+                change = display_rating(p.rating_after) - display_rating(p.rating_before)
+                line += " " + t("result.rating", lang, change=f"{change:+d}")
         lines.append(line)
+    if summary is not None and not summary.rated:
+        lines.append(t("result.casual", lang))
     return "\n".join(lines)
 
 

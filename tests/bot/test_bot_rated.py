@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from test_bot_service import ALICE, CHANNEL, GUILD, make_service, user_at
 
 from batak import Rules
 from cogs.service import ServiceError, Table, TableService, is_preset_unchanged
+from cogs.text.summaries import match_result_text
 
 
 @pytest.fixture
@@ -57,6 +59,8 @@ async def test_rated_table_refuses_hints_and_is_rated(env: Any) -> None:
     await play_out(service, table)
     assert table.summary is not None and table.summary.rated
     assert {s.user_id for s in await store.leaderboard(GUILD, include_bots=False)} == {ALICE}
+    text = match_result_text(table, table.summary, "en")
+    assert re.search(r"\(rating [+-]\d+\)", text) and "casual" not in text
 
 
 async def test_casual_table_hints_only_when_the_server_allows(env: Any) -> None:
@@ -79,6 +83,8 @@ async def test_casual_table_hints_only_when_the_server_allows(env: Any) -> None:
     assert action in match.legal_actions()
     await play_out(service, table)
     assert table.summary is not None and not table.summary.rated
+    text = match_result_text(table, table.summary, "en")
+    assert "(rating" not in text and text.endswith("A casual match: the ratings did not change.")
     assert await store.leaderboard(GUILD) == []  # a casual match changes no standing
     (recent,) = await store.recent_matches(GUILD)
     assert recent.rated is False
