@@ -32,6 +32,7 @@ TABLES = (
     "standings",
     "daily_results",
     "guild_settings",
+    "user_settings",
     "announcements",
 )
 
