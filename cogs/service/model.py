@@ -136,9 +136,11 @@ class TableSettings:
             "bot_level": self.bot_level,
             "language": self.language,
             "first_dealer": self.first_dealer,
-            "rated": self.rated,
-            "hints": self.hints,
         }
+        if not self.rated:  # a row without the key is rated (so older rows read back)
+            out["rated"] = False
+            if self.hints:
+                out["hints"] = True
         if self.seed is not None:
             out["seed"] = self.seed
         if self.day is not None:
