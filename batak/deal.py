@@ -719,7 +719,8 @@ def _own_legal_only(trick: Trick, seat: int) -> Trick:
 
 
 def _full_placeholder() -> tuple[CardMask, CardMask, CardMask, CardMask]:
-    return tuple(((1 << 13) - 1) << (13 * s) for s in range(4))  # type: ignore[return-value]
+    suit = (1 << 13) - 1
+    return (suit, suit << 13, suit << 26, suit << 39)
 
 
 def _codes(mask: CardMask) -> list[str]:

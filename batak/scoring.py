@@ -34,6 +34,14 @@ class ContractLike(Protocol):
     def bid(self) -> int: ...
 
 
+class SidesLike(Protocol):
+    """Anything that says whether partners score together: a :class:`~batak.rules.Rules`,
+    or a picture's view model that carries the ``partnership`` flag."""
+
+    @property
+    def partnership(self) -> bool: ...
+
+
 class Holding(NamedTuple):
     """A bare contract (holder and bid), for callers without a :class:`~batak.deal.Contract`."""
 
@@ -44,7 +52,7 @@ class Holding(NamedTuple):
 # --- sides and targets --------------------------------------------------------------
 
 
-def same_side(rules: Rules, a: int, b: int) -> bool:
+def same_side(rules: SidesLike, a: int, b: int) -> bool:
     """Whether seats ``a`` and ``b`` score together (the same seat, or partners).
 
     >>> from batak.rules import preset
@@ -54,12 +62,12 @@ def same_side(rules: Rules, a: int, b: int) -> bool:
     return a == b or (rules.partnership and (a - b) % 2 == 0)
 
 
-def is_holder_side(rules: Rules, contract: ContractLike, seat: int) -> bool:
+def is_holder_side(rules: SidesLike, contract: ContractLike, seat: int) -> bool:
     """Whether ``seat`` is the contract holder or, in partnerships, its partner."""
     return same_side(rules, seat, contract.seat)
 
 
-def side_tricks(rules: Rules, tricks_won: Sequence[int], seat: int) -> int:
+def side_tricks(rules: SidesLike, tricks_won: Sequence[int], seat: int) -> int:
     """The tricks that count for ``seat``: its own, plus its partner's in partnerships.
 
     >>> from batak.rules import preset
@@ -112,7 +120,7 @@ def tricks_to_defeat(contract: ContractLike) -> int:
     return 14 - contract.bid
 
 
-def contract_made(rules: Rules, contract: ContractLike, tricks_won: Sequence[int]) -> bool:
+def contract_made(rules: SidesLike, contract: ContractLike, tricks_won: Sequence[int]) -> bool:
     """Whether the holder (with its partner in partnerships) took at least the bid.
 
     ``tricks_won`` may be the final counts or those so far (then: made already).
@@ -135,7 +143,20 @@ def seat_made(
     >>> seat_made(preset("standard"), Holding(0, 5), [6, 0, 4, 3], 1)
     False
     """
-    goal = target(rules, contract, seat)
+    return target_made(rules, target(rules, contract, seat), tricks_won, seat)
+
+
+def target_made(
+    rules: SidesLike, goal: int | None, tricks_won: Sequence[int], seat: int
+) -> bool | None:
+    """Whether ``seat``'s side took its ``goal`` (a :func:`target`; ``None``: no target,
+    so neither made nor down). For callers that keep the targets, like the pictures.
+
+    >>> from batak.rules import preset
+    >>> esli = preset("esli")
+    >>> target_made(esli, 7, [4, 0, 3, 6], 0), target_made(esli, None, [0] * 4, 1)
+    (True, None)
+    """
     if goal is None:
         return None
     return side_tricks(rules, tricks_won, seat) >= goal
@@ -228,6 +249,7 @@ __all__ = [
     "HAND_SUIT_ORDER",
     "ContractLike",
     "Holding",
+    "SidesLike",
     "contract_made",
     "hand_order_key",
     "is_holder_side",
@@ -240,6 +262,7 @@ __all__ = [
     "sort_codes",
     "sort_hand",
     "target",
+    "target_made",
     "targets",
     "tricks_to_defeat",
     "winners",

@@ -331,18 +331,29 @@ class Announcer:
         if ann.kind not in ("result", "channel_link"):
             log.warning("table %s: unknown announcement %r; skipped", table.id, ann.kind)
             return
+        view = view_of(
+            [TableButton(table.id, "rematch", label=t("button.rematch", lang), style=Style.success)]
+        )
         if ann.kind == "result":
             channel = self.channel(table)
         else:
+            links = await self.store.messages(table.id, "link")
+            if links:  # a line about this table is already in the channel: it says the result
+                for m in links:
+                    where = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)
+                    with contextlib.suppress(discord.NotFound):  # deleted: nothing to update
+                        await where.get_partial_message(m.message_id).edit(
+                            content=clip(result_link_text(table, lang)),
+                            view=view,
+                            allowed_mentions=NO_PINGS,
+                        )
+                return
             channel = self.bot.get_partial_messageable(
                 ann.channel_id or table.game.channel_id, guild_id=table.game.guild_id
             )
         if await self._already_posted(channel, table):
             log.info("table %s: %s was posted before a restart; marked", table.id, ann.kind)
             return
-        view = view_of(
-            [TableButton(table.id, "rematch", label=t("button.rematch", lang), style=Style.success)]
-        )
         if ann.kind == "result":
             pic = await pictures.draw(pictures.result_picture(table, lang))
             content = clip(match_result_text(table, table.summary, lang))

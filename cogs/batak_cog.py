@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from batak import PRESET_NAMES
-from data import InvalidSettingError, MatchSummary, user_key
+from data import BOT_LEVELS, InvalidSettingError, MatchSummary, user_key
 
 from . import pictures
 from .announcements import Announcer
@@ -511,10 +511,7 @@ class BatakCog(
             app_commands.Choice(name=ls("live", "pace.live"), value="live"),
             app_commands.Choice(name=ls("async", "pace.async"), value="async"),
         ],
-        computer=[
-            app_commands.Choice(name=choice(f"level.{n}"), value=n)
-            for n in ("easy", "normal", "hard")
-        ],
+        computer=[app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVELS],
     )
     async def settings_server(
         self,

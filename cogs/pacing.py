@@ -8,6 +8,11 @@ most every ``interval`` seconds, whatever the speed of play.
 Time comes from ``clock`` and waiting from ``sleep``; by default the running
 event loop's clock and :func:`asyncio.sleep` (which waits on that clock), so
 tests can hand in a fake clock and a sleep that only ends when they move it.
+
+The pacer remembers when it last edited each key only while that still holds an
+edit back: a time older than ``interval`` is forgotten (forgetting it changes
+nothing, the next edit of that key runs at once either way), so a long-running
+bot does not keep one entry for every table it ever edited.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ class EditPacer:
         self._clock = clock
         self._sleep = sleep
         self._last: dict[Hashable, float] = {}
+        """When each key was last edited, oldest first (re-inserted on each edit)."""
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self.edits = 0
@@ -48,8 +54,24 @@ class EditPacer:
             return self._clock()
         return asyncio.get_running_loop().time()
 
+    @property
+    def remembered(self) -> int:
+        """How many last-edit times the pacer holds (only those younger than ``interval``)."""
+        return len(self._last)
+
+    def _forget_old(self, now: float) -> None:
+        """Drop the last-edit times that no longer hold an edit back (the oldest are
+        first: each edit moves its key to the end)."""
+        last = self._last
+        while last:
+            key = next(iter(last))
+            if last[key] + self.interval > now:
+                break
+            del last[key]
+
     def request(self, key: int) -> None:
         """Ask for the message of ``key`` to be redrawn soon."""
+        self._forget_old(self._now())
         self._dirty.add(key)
         if key not in self._tasks:
             self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
@@ -61,7 +83,10 @@ class EditPacer:
                 if wait > 0:
                     await self._sleep(wait)
                 self._dirty.discard(key)
-                self._last[key] = self._now()
+                now = self._now()
+                self._last.pop(key, None)
+                self._last[key] = now
+                self._forget_old(now)
                 self.edits += 1
                 try:
                     await self._edit(key)

@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from data import Store, UserSettings
+from data import Store, StoreError, UserSettings
 
 from .components import release
 from .i18n import resolve, t
@@ -129,6 +129,8 @@ async def fail(
         lang = "en"
     if isinstance(error, ServiceError):
         text = t(error.key, lang, **error.params)
+    elif isinstance(error, StoreError):  # nothing was stored, so nothing was acknowledged
+        text = t("error.storage", lang)
     else:
         text = t("error.unexpected", lang)
     if interaction.extras.get("public") and interaction.response.is_done():

@@ -21,13 +21,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from batak import play, scoring
+from batak.cards import SUIT_MASKS, Suit, card_code, cards_of, parse_cards
+from batak.cards import SUITS as ALL_SUITS
+from batak.rules import preset
+
 from .matches import encode_records, placements_of, seat_stats
 from .models import Seat, bot_key, ordinal, user_key
 from .store import Store
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
-DECK = [r + s for s in SUITS for r in RANKS]
+DECK = [card_code(c) for c in range(52)]
+SUITS = "".join(s.letter for s in ALL_SUITS)
 
 STANDARD_RULES: dict[str, Any] = {
     "preset": "standard",
@@ -48,9 +52,10 @@ def synthetic_record(
 ) -> dict[str, Any]:
     """A batak-deal/1 shaped record with the size and the fields of a real one.
 
-    The cards are shuffled and the tricks follow suit where they can, but the play
-    is not checked against the rules: good for storage tests and size measurements,
-    not for the engine.
+    The cards are shuffled and the auction is made up (the holder and bid drawn at
+    random, everyone else passes), so the record is not one the engine would
+    replay: good for storage tests and size measurements. The play itself is
+    random legal cards by :mod:`batak.play`, and the scores are ``score_deal``'s.
     """
     deck = DECK[:]
     rng.shuffle(deck)
@@ -62,31 +67,33 @@ def synthetic_record(
         s = (dealer + 1 + k) % 4
         auction.append({"seat": s, "bid": bid if s == holder else None})
     trump = rng.choice(SUITS)
-    left = [h[:] for h in hands]
+    # The play: random choices among the cards batak.play allows, the trick won as
+    # batak.play says (under the standard rules these records carry).
+    suit = Suit[trump]
+    tmask = SUIT_MASKS[suit]
+    lead_rule = play.lead_code("after-trump-played")
+    broken = play.broken_at_start(lead_rule)
+    left = [parse_cards(h) for h in hands]
     tricks = []
     won = [0, 0, 0, 0]
     leader = holder
     for _ in range(13):
-        cards: list[str] = []
+        cards: list[int] = []
         legal: list[list[str]] = []
         for i in range(4):
             s = (leader + i) % 4
-            options = left[s]
-            if cards:
-                follow = [c for c in options if c[1] == cards[0][1]]
-                options = follow or options
+            options = cards_of(play.legal_mask(left[s], cards, tmask, broken, False))
             card = rng.choice(options)
-            legal.append(sorted(options))
+            legal.append(sorted(card_code(c) for c in options))
+            broken = broken or play.breaks_trump(lead_rule, tmask, cards[0] if cards else -1, card)
             cards.append(card)
-            left[s].remove(card)
-        winner = (leader + rng.randrange(4)) % 4
+            left[s] &= ~(1 << card)
+        winner = play.trick_winner(leader, cards, suit)
         won[winner] += 1
-        tricks.append({"leader": leader, "cards": cards, "winner": winner, "legal": legal})
+        codes = [card_code(c) for c in cards]
+        tricks.append({"leader": leader, "cards": codes, "winner": winner, "legal": legal})
         leader = winner
-    score = []
-    for s in range(4):
-        contract = bid if s == holder else 1
-        score.append(10 * contract + won[s] - contract if won[s] >= contract else -10 * contract)
+    score = scoring.score_deal(preset("standard"), scoring.Holding(holder, bid), won)
     return {
         "format": "batak-deal/1",
         "rules": STANDARD_RULES,
@@ -107,7 +114,7 @@ def synthetic_match(rng: random.Random, deals: int = 8) -> list[dict[str, Any]]:
 
 def engine_match(seed: int, preset_name: str = "standard") -> list[dict[str, Any]]:
     """A real match played by the engine with random legal actions: its deal records."""
-    from batak import Match, preset
+    from batak import Match
 
     rng = random.Random(seed)
     m = Match(preset(preset_name), seed)
@@ -166,7 +173,7 @@ async def bench_actions(path: Path, n: int) -> dict[str, float]:
 async def bench_match_size(path: Path, n: int = 12) -> dict[str, float]:
     """Bytes per match, measured by playing ``n`` engine matches through the store:
     the table with its action log while in play, then the finished-match record."""
-    from batak import Match, format_action, preset
+    from batak import Match, format_action
 
     store = await Store.open(path, synchronous="OFF", housekeeping=None)
     seats = [Seat.human(1), Seat.human(2), Seat.bot("hard"), Seat.bot("normal")]

@@ -12,6 +12,9 @@ from typing import Any
 
 import aiosqlite
 
+from batak import scoring
+from batak.rules import Rules, preset
+
 from . import ratings
 from .announcements import AnnouncementStore
 from .base import (
@@ -34,8 +37,8 @@ from .standings import _UPSERT_STANDING, _standing_rows
 def seat_stats(records: Sequence[Mapping[str, Any]], seat: int) -> dict[str, int]:
     """Deals, summed deal score, contracts taken / made and times went down for one seat.
 
-    A contract is *taken* by the seat that holds it and *made* when the holder
-    (with its partner under partnership rules) took at least the bid. A seat
+    A contract is *taken* by the seat that holds it and *made* as
+    :func:`batak.scoring.contract_made` says, under the record's rules. A seat
     *went down* in a deal when its score for the deal was negative.
     """
     out = {"deals": 0, "score": 0, "taken": 0, "made": 0, "down": 0}
@@ -48,29 +51,32 @@ def seat_stats(records: Sequence[Mapping[str, Any]], seat: int) -> dict[str, int
         contract = rec.get("contract")
         if contract and contract.get("seat") == seat:
             out["taken"] += 1
-            tricks = rec["tricks_won"]
-            took = tricks[seat]
-            if rec.get("rules", {}).get("partnership"):
-                took += tricks[(seat + 2) % 4]
-            if took >= int(contract["bid"]):
+            holding = scoring.Holding(seat, int(contract["bid"]))
+            if scoring.contract_made(_rules_of(rec), holding, rec["tricks_won"]):
                 out["made"] += 1
     return out
+
+
+def _rules_of(record: Mapping[str, Any]) -> Rules:
+    """The rules a record was played under (a record without them: ``standard``)."""
+    raw = record.get("rules")
+    return Rules.from_dict(dict(raw)) if isinstance(raw, Mapping) else preset("standard")
 
 
 def placements_of(
     totals: Sequence[int], winners: Sequence[int] | None = None, *, partnership: bool = False
 ) -> list[int]:
-    """Each seat's place: 1 for the winners, else 1 + the number of seats (with
-    partnerships: of sides) with a strictly higher total. Equal totals share a place."""
-    if winners is None:
-        best = max(totals)
-        winners = [s for s, t in enumerate(totals) if t == best]
-    win = set(winners)
-    sides = (0, 1) if partnership else range(len(totals))
-    return [
-        1 if s in win else max(2, 1 + sum(1 for u in sides if totals[u] > t))
-        for s, t in enumerate(totals)
-    ]
+    """Each seat's place, by :func:`batak.scoring.placements`: equal totals share a
+    place, and in partnerships both partners share their pair's (1st and 1st, 3rd
+    and 3rd). ``winners``, when given, must be the seats placed 1st: a caller whose
+    winners disagree with the totals gets a ``ValueError`` rather than a wrong table.
+    """
+    places = scoring.placements(totals, partnership=partnership)
+    if winners is not None and sorted(winners) != [s for s in range(4) if places[s] == 1]:
+        raise ValueError(
+            f"winners {sorted(winners)} are not the seats with the best total {list(totals)}"
+        )
+    return places
 
 
 def encode_records(records: Iterable[Mapping[str, Any]]) -> bytes:

@@ -12,6 +12,8 @@ LANGUAGES: Final = ("en", "tr", "de", "pt", "uk", "sw", "es", "fr")
 PRESETS: Final = ("standard", "classic", "esli", "koz-maca", "kanli")
 PACES: Final = ("live", "async")
 BOT_LEVELS: Final = ("easy", "normal", "hard")
+"""The computer levels a server or table may choose: each a name ``batak.ai.make_player``
+knows (a test checks it); the settings refuse any other."""
 GAME_KINDS: Final = ("table", "daily")
 OPEN_STATUSES: Final = ("lobby", "playing")
 CLOSED_STATUSES: Final = ("finished", "cancelled")

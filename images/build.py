@@ -33,10 +33,6 @@ Players = tuple[Player, Player, Player, Player]
 Four = tuple[int, int, int, int]
 Targets = tuple[int | None, int | None, int | None, int | None]
 
-# hand display order: suits alternate colour (♠ ♥ ♣ ♦), high cards first
-HAND_SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
-HAND_RANK_ORDER = {r: i for i, r in enumerate("AKQJT98765432")}
-
 
 def players_of(names: Sequence[str | Player]) -> Players:
     """Four :class:`Player` from names or players."""
@@ -64,18 +60,10 @@ def contract_view(contract: Contract | None) -> ContractView | None:
 
 
 def targets_of(rules: Rules, contract: Contract | None) -> Targets:
-    """Tricks each seat (or team) is contracted to: the bid for the holder's side,
-    1 for the others under ``"tens"`` scoring, none under ``"tricks"``."""
-    if contract is None:
-        return (None, None, None, None)
-    out: list[int | None] = []
-    for s in range(4):
-        holder_side = s == contract.seat or (rules.partnership and (s - contract.seat) % 2 == 0)
-        if holder_side:
-            out.append(contract.bid)
-        else:
-            out.append(1 if rules.scoring == "tens" else None)
-    return (out[0], out[1], out[2], out[3])
+    """Tricks each seat (or team) is contracted to: :func:`batak.scoring.targets`."""
+    from batak.scoring import targets
+
+    return targets(rules, contract)
 
 
 def _trick_view(trick: Trick) -> TrickView:
@@ -218,8 +206,10 @@ def match_result_view(
 
 
 def sort_hand(codes: Sequence[str]) -> tuple[str, ...]:
-    """Display order for a hand: ♠ ♥ ♣ ♦ (colours alternate), high to low."""
-    return tuple(sorted(codes, key=lambda c: (HAND_SUIT_ORDER[c[1]], HAND_RANK_ORDER[c[0]])))
+    """Display order for a hand: :func:`batak.cards.sort_codes` (♠ ♥ ♣ ♦, high to low)."""
+    from batak.cards import sort_codes
+
+    return tuple(sort_codes(codes))
 
 
 def hand_view_from_observation(obs: Observation, title: str = "Your hand") -> HandView:

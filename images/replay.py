@@ -24,6 +24,9 @@ from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
+from batak import scoring
+from batak.cards import HAND_SUIT_ORDER, sort_codes
+
 from . import draw as dr
 from .cards import FACE, FACE_EDGE, card_shadowed, card_size, shadow_margin, suit_colour
 from .labels import suit_name, text_for, upper
@@ -55,8 +58,7 @@ PANEL_XY: Final = {
 TRICK_XY: Final = {0: (360, 530), 1: (436, 416), 2: (360, 302), 3: (284, 416)}
 
 DURATION_MS: Final = {"deal": 3000, "auction": 3500, "trick": 1800, "score": 6000}
-HAND_SUITS: Final = "SHCD"  # suits alternate colour, as in the hand picture
-RANK_ORDER: Final = "AKQJT98765432"
+HAND_SUITS: Final = "".join(s.letter for s in HAND_SUIT_ORDER)  # the one hand order
 
 
 # --- the view -----------------------------------------------------------------------
@@ -101,7 +103,7 @@ class ReplayView:
 
 
 def _sorted_hand(codes: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(codes, key=lambda c: (HAND_SUITS.index(c[1]), RANK_ORDER.index(c[0]))))
+    return tuple(sort_codes(codes))
 
 
 def replay_view(record: Any, names: Sequence[str], viewer: int = 0) -> ReplayView:
@@ -183,9 +185,7 @@ def _name(view: ReplayView, seat: int, size: int, max_width: int, lang: str) -> 
 
 
 def _side_tricks(view: ReplayView, won: Sequence[int]) -> int:
-    if view.partnership:
-        return won[view.holder] + won[(view.holder + 2) % 4]
-    return won[view.holder]
+    return scoring.side_tricks(view, won, view.holder)
 
 
 def _header(
@@ -324,7 +324,7 @@ def _score_panel(
     dr.panel(im, (x0, y0, x1, y1), th, radius=18)
     side = _side_tricks(view, frame.tricks_won)
     who = _name(view, view.holder, 26, 330, lang)
-    made = side >= view.bid
+    made = scoring.contract_made(view, scoring.Holding(view.holder, view.bid), frame.tricks_won)
     head = text_for(lang, "img.made_it" if made else "img.went_down", name=who)
     dr.text(d, (W // 2, y0 + 24), head, 28, th.good if made else th.bad, bold=True, anchor="mt")
     line = text_for(lang, "img.contract_line", name=who, n=view.bid)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PIL import Image
 
+from batak import scoring
+
 from . import draw as dr
 from .labels import suit_name, text_for, upper
 from .png import to_png
@@ -176,7 +178,7 @@ def render_match_result_image(
     def name(seat: int, width: int) -> str:
         return display_name(view.players[seat].name, 30, True, width, seat_fallback(seat, lang))
 
-    partners = view.partnership and len(winners) == 2 and (winners[0] - winners[1]) % 2 == 0
+    partners = len(winners) == 2 and scoring.same_side(view, winners[0], winners[1])
     if len(winners) == 1 or partners:
         w = winners[0]
         title = text_for(lang, "img.wins", name=name(w, 560))
@@ -199,6 +201,7 @@ def render_match_result_image(
 
     # podium: seats ranked by total
     ranked = sorted(range(4), key=lambda s: (-view.totals[s], s))
+    places = scoring.placements(view.totals, partnership=view.partnership)
     card_w = (W - 2 * PAD - 3 * 16) // 4
     for i, seat in enumerate(ranked):
         x0 = PAD + i * (card_w + 16)
@@ -215,7 +218,7 @@ def render_match_result_image(
             with_shadow=not win,
         )
         p = view.players[seat]
-        rank = 1 + sum(1 for s in range(4) if view.totals[s] > view.totals[seat])
+        rank = places[seat]
         d.text(
             (x0 + 16, y0 + 14),
             f"#{rank}",

@@ -372,15 +372,13 @@ def all_samples() -> list[Sample]:
 
 def render_sample(sample: Sample) -> bytes:
     """PNG bytes for a sample, through the public renderers."""
-    from . import (
-        render_auction,
-        render_deal_summary,
-        render_hand,
-        render_leaderboard,
-        render_match_result,
-        render_table,
-    )
+    # from the renderers' own modules, not the package (whose warm-up imports this one)
+    from .auction import render_auction
     from .boards import render_daily, render_history
+    from .hand import render_hand
+    from .leaderboard import render_leaderboard
+    from .results import render_deal_summary, render_match_result
+    from .table import render_table
 
     v = sample.view
     t, lang = sample.theme, sample.lang

@@ -1,7 +1,9 @@
 """Plain-data view models the renderers draw.
 
-Nothing here imports the engine: a view is built from the engine's observation
-by :mod:`images.build`, or by hand (tests, the gallery). Cards are two-character
+No view holds engine state: a view is built from the engine's observation by
+:mod:`images.build`, or by hand (tests, the gallery). The one thing taken from
+the engine is :mod:`batak.scoring` (pure functions of plain ints), so "made it"
+on a picture is decided by the same rule as everywhere else. Cards are two-character
 codes, rank then suit: ranks ``23456789TJQKA``, suits ``SHDC`` (``"TH"`` is the
 ten of hearts). Seats are 0..3 in playing order, as in the rules.
 """
@@ -11,8 +13,14 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
+from batak import scoring
+from batak.cards import RANK_CHARS
+from batak.cards import SUITS as _ENGINE_SUITS
+
+RANKS = RANK_CHARS
+"""The rank characters of a card code, low to high (the record notation's)."""
+SUITS = "".join(s.letter for s in _ENGINE_SUITS)
+"""The suit letters of a card code, in the record notation's order (``"SHDC"``)."""
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 RANK_LABELS = {"T": "10"}
@@ -181,9 +189,8 @@ class TableView:
         return self.contract.trump if self.contract is not None else None
 
     def team_tricks(self, seat: int) -> int:
-        if self.partnership:
-            return self.tricks_won[seat] + self.tricks_won[(seat + 2) % 4]
-        return self.tricks_won[seat]
+        """The tricks that count for ``seat`` (:func:`batak.scoring.side_tricks`)."""
+        return scoring.side_tricks(self, self.tricks_won, seat)
 
 
 @dataclass(frozen=True)
@@ -259,16 +266,13 @@ class DealSummaryView:
             _four(values, what)
 
     def team_tricks(self, seat: int) -> int:
-        if self.partnership:
-            return self.tricks_won[seat] + self.tricks_won[(seat + 2) % 4]
-        return self.tricks_won[seat]
+        """The tricks that count for ``seat`` (:func:`batak.scoring.side_tricks`)."""
+        return scoring.side_tricks(self, self.tricks_won, seat)
 
     def made(self, seat: int) -> bool | None:
-        """True / False for a seat with a target (made it / went down), None without one."""
-        target = self.targets[seat]
-        if target is None:
-            return None
-        return self.team_tricks(seat) >= target
+        """True / False for a seat with a target (made it / went down), None without one
+        (:func:`batak.scoring.target_made`)."""
+        return scoring.target_made(self, self.targets[seat], self.tricks_won, seat)
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,8 @@ def utility_table(
         if got is None:
             s = score_deal(rules, contract, list(won))
             total = s[0] + s[1] + s[2] + s[3]
-            got = tuple(x - (total - x) / 3.0 for x in s)  # type: ignore[assignment]
-            assert got is not None
+            a, b, c, d = (x - (total - x) / 3.0 for x in s)
+            got = (a, b, c, d)
             cache[key] = got
         return got
 

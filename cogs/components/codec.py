@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from batak import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, ChooseTrump, Pass, Play, card_code
+from batak.cards import Suit
 
 HAND_RE = (
     r"bt:(?P<table>[0-9]{1,18}):(?P<seat>[0-3]):(?P<move>[0-9]{1,6}):(?P<code>[A-Za-z0-9]{1,6})"
@@ -59,8 +60,8 @@ def parse_button_code(code: str) -> Action | None:
         action = PASS
     elif code[:1] == "b" and code[1:].isdigit() and int(code[1:]) in BIDS:
         action = BIDS[int(code[1:])]
-    elif code[:1] == "t" and len(code) == 2 and code[1] in "SHDC":
-        action = TRUMPS["SHDC".index(code[1])]
+    elif code[:1] == "t" and len(code) == 2 and code[1] in Suit.__members__:
+        action = TRUMPS[Suit[code[1]]]
     elif code[:1] == "c" and len(code) == 3:
         from batak import parse_card
 

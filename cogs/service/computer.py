@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from batak import Action, Observation
-from batak import players as batak_players
+from batak.ai import Player, make_player
 from batak.ai.hints import Hint, hint
 
 
-def make_computer(level: str, seed: int) -> batak_players.Player:
-    """The computer player of a level; unknown levels fall back to ``easy``."""
-    try:
-        return batak_players.make_player(level, seed)
-    except ValueError:
-        return batak_players.make_player("easy", seed)
+def make_computer(level: str, seed: int) -> Player:
+    """The computer player of a level, by :func:`batak.ai.make_player`: an unknown
+    level raises its ``ValueError`` (naming the level and the valid ones) instead of
+    quietly playing another one. Levels are checked where they are configured (the
+    server settings, :class:`~cogs.service.model.TableSettings`), so this is a bug
+    guard, not a path users reach."""
+    return make_player(level, seed)
 
 
 def computer_choice(level: str, seed: int, observation: Observation) -> Action:

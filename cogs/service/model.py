@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from batak import Action, Match, Observation, Rules
+from data import BOT_LEVELS as BOT_LEVELS  # re-exported: the one list lives in data
 from data import Game, MatchSummary, Seat
 
-BOT_LEVELS = ("easy", "normal", "hard")
 DAILY = "daily"
 TABLE = "table"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from batak import SUITS, card_label, cards_of
+from batak import SUITS, card_label, cards_of, scoring
 from batak.cards import SUIT_MASKS
 from batak.deal import Observation, Phase
 from data import MatchSummary, display_rating
@@ -117,10 +117,8 @@ def deal_summary_text(table: Table, index: int, lang: str) -> str:
     names = seat_names(table, lang)
     assert deal.scores is not None and deal.contract is not None
     c = deal.contract
-    holder_tricks = deal.tricks_won[c.seat]
-    if table.rules.partnership:
-        holder_tricks += deal.tricks_won[(c.seat + 2) % 4]
-    made = holder_tricks >= c.bid
+    holder_tricks = scoring.side_tricks(deal.rules, deal.tricks_won, c.seat)
+    made = scoring.contract_made(deal.rules, c, deal.tricks_won)
     lines = [
         t("deal.title", lang, n=index + 1),
         t(

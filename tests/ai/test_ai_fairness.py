@@ -8,14 +8,14 @@ from dataclasses import replace
 import pytest
 
 from batak.ai.knowledge import infer, sample_hands
-from batak.deal import Deal, Observation, Phase
-from batak.players import make_player
+from batak.deal import Action, Deal, Observation, Phase
+from batak.players import Player, make_player
 from batak.rules import preset
 
 KINDS = ("easy", "normal", "hard")
 
 
-def _make(kind: str, seed: int):  # type: ignore[no-untyped-def]
+def _make(kind: str, seed: int) -> Player:
     return make_player(kind, seed, budget=0.01)
 
 
@@ -24,11 +24,11 @@ def _strip(obs: Observation) -> Observation:
     return replace(obs, tricks=tuple(t._replace(legal=()) for t in obs.tricks))
 
 
-def _history(rules_name: str, seed: int, stop_after: int) -> tuple[Deal, list]:  # type: ignore[type-arg]
+def _history(rules_name: str, seed: int, stop_after: int) -> tuple[Deal, list[Action]]:
     rules = preset(rules_name)
     deal = Deal.from_seed(rules, seed, seed % 4)
     players = [make_player("normal", s) for s in range(4)]
-    actions = []
+    actions: list[Action] = []
     while deal.phase is not Phase.DONE and len(actions) < stop_after:
         seat = deal.to_act
         action = players[seat].choose(deal.observation(seat))
@@ -37,7 +37,7 @@ def _history(rules_name: str, seed: int, stop_after: int) -> tuple[Deal, list]: 
     return deal, actions
 
 
-def _other_world(deal: Deal, actions: list, seat: int, rng: random.Random) -> Deal | None:  # type: ignore[type-arg]
+def _other_world(deal: Deal, actions: list[Action], seat: int, rng: random.Random) -> Deal | None:
     """The same history from a different deal of the hidden cards that fits it exactly."""
     know = infer(deal.observation(seat))
     hands = sample_hands(know, rng)

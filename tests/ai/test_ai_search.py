@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from batak.ai.sim import Solver, Table, legal_mask, rollout, trick_best, utility_table
 from batak.cards import SUIT_MASKS
 from batak.deal import Deal, Phase
 from batak.players import make_player
 from batak.rules import preset
+
+Utility = Callable[[Sequence[int]], tuple[float, float, float, float]]
 
 
 def _endgame(rules_name: str, seed: int, cards: int) -> Deal:
@@ -26,10 +28,10 @@ def _endgame(rules_name: str, seed: int, cards: int) -> Deal:
 
 def _naive(
     table: Table,
-    util,
+    util: Utility,
     hands: list[int],
     trick: list[int],
-    leader: int,  # type: ignore[no-untyped-def]
+    leader: int,
     broken: bool,
     won: list[int],
 ) -> tuple[int, ...]:
@@ -62,7 +64,7 @@ def _naive(
     return best
 
 
-def _value(util, seat: int, result: Sequence[int]) -> float:  # type: ignore[no-untyped-def]
+def _value(util: Utility, seat: int, result: Sequence[int]) -> float:
     return float(util(result)[seat])
 
 

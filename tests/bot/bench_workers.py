@@ -25,7 +25,7 @@ def _sample() -> Sample:
     return Sample("forced table", "table", forced_table())
 
 
-async def one_round(pictures: int) -> tuple[float, int, int]:
+async def one_round(pictures: int) -> tuple[float, float, int, int]:
     w = Worker("drawing", _warm_up_drawing, BACKGROUND)
     try:
         sample = _sample()
@@ -35,10 +35,13 @@ async def one_round(pictures: int) -> tuple[float, int, int]:
         await asyncio.sleep(0.05)
         killed = time.perf_counter()
         os.kill(pid, signal.SIGKILL)
-        done = await asyncio.gather(*calls)
+        first = None
+        for call in asyncio.as_completed(calls):
+            data = await call
+            assert isinstance(data, bytes) and data
+            first = first or time.perf_counter() - killed
         took = time.perf_counter() - killed
-        assert all(isinstance(b, bytes) and b for b in done)
-        return took, w.started - 1, w.retried
+        return first or took, took, w.started - 1, w.retried
     finally:
         w.close()
 
@@ -48,16 +51,19 @@ async def main() -> None:
     parser.add_argument("--pictures", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    times = []
+    firsts, times = [], []
     for i in range(args.rounds):
-        took, replacements, retried = await one_round(args.pictures)
+        first, took, replacements, retried = await one_round(args.pictures)
+        firsts.append(first)
         times.append(took)
         print(
-            f"round {i + 1}: {args.pictures} pictures in flight, all delivered {took:.2f} s "
-            f"after the kill; {replacements} replacement process(es), {retried} call(s) retried"
+            f"round {i + 1}: {args.pictures} pictures in flight; the first delivered "
+            f"{first:.2f} s, all {took:.2f} s after the kill; {replacements} replacement "
+            f"process(es), {retried} call(s) retried"
         )
     print(
-        f"recovery: median {statistics.median(times):.2f} s, max {max(times):.2f} s "
+        f"first picture again: median {statistics.median(firsts):.2f} s; all of them: median "
+        f"{statistics.median(times):.2f} s, max {max(times):.2f} s "
         f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
 

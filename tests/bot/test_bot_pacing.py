@@ -186,6 +186,30 @@ async def test_close_drops_the_pending_edit() -> None:
     assert clock.sleeping == 0
 
 
+async def test_the_pacer_forgets_tables_it_edited_longer_ago_than_the_interval() -> None:
+    clock, rec, pacer = make(interval=1.0)
+    for key in range(100):  # 100 tables, each edited once, 1/8 s apart
+        pacer.request(key)
+        await clock.advance(0.125)
+    # t = 12.5; at the last request (t = 12.375) only the tables edited in the second
+    # before it (t > 11.375: 8 of them) still held an edit back.
+    assert pacer.remembered == 8
+    assert rec.times(99) == [12.375]
+    pacer.request(99)  # edited 1/8 s ago: still paced, not edited at once
+    await clock.advance(0)
+    assert rec.times(99) == [12.375]
+    await clock.advance(0.875)
+    assert rec.times(99) == [12.375, 13.375]
+    pacer.request(0)  # forgotten long ago: edited at once, as before
+    await clock.advance(0)
+    assert rec.times(0) == [0.0, 13.375]
+    await clock.advance(5.0)
+    pacer.request(7)
+    await clock.advance(0)
+    assert pacer.remembered == 1  # table 7, just now; every older time is gone
+    await pacer.close()
+
+
 async def test_by_default_the_pacer_runs_on_the_event_loop_clock() -> None:
     loop = asyncio.get_running_loop()
     times: list[float] = []

@@ -50,9 +50,9 @@ async def test_connection_pragmas(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "p.sqlite3", busy_timeout_ms=1234)
     try:
         db = store._db
-        assert (await (await db.execute("PRAGMA foreign_keys")).fetchone())[0] == 1  # type: ignore[index]
-        assert (await (await db.execute("PRAGMA busy_timeout")).fetchone())[0] == 1234  # type: ignore[index]
-        assert (await (await db.execute("PRAGMA synchronous")).fetchone())[0] == 2  # type: ignore[index]
+        assert (await (await db.execute("PRAGMA foreign_keys")).fetchone())[0] == 1  # type: ignore[index]  # a row
+        assert (await (await db.execute("PRAGMA busy_timeout")).fetchone())[0] == 1234  # type: ignore[index]  # a row
+        assert (await (await db.execute("PRAGMA synchronous")).fetchone())[0] == 2  # type: ignore[index]  # a row
     finally:
         await store.close()
 

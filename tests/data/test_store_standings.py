@@ -42,7 +42,11 @@ PEOPLE = [Seat.human(1), Seat.human(2), Seat.human(3), Seat.human(4)]
 def test_placements_and_seat_stats() -> None:
     assert placements_of([10, 30, 30, -5]) == [3, 1, 1, 4]
     assert placements_of([10, 30, 20, -5], winners=[1]) == [3, 1, 2, 4]
-    assert placements_of([8, -8, 8, -8], partnership=True) == [1, 2, 1, 2]
+    # partners share their pair's place: the losing pair is 3rd and 3rd, as in batak.scoring
+    assert placements_of([8, -8, 8, -8], partnership=True) == [1, 3, 1, 3]
+    assert placements_of([8, 8, 8, 8], partnership=True) == [1, 1, 1, 1]
+    with pytest.raises(ValueError, match="best total"):
+        placements_of([10, 30, 20, -5], winners=[0])  # winners the totals do not give
     recs = [
         record([51, 12, 11, -10], holder=0, bid=5, won=[6, 2, 1, 0]),  # holder made
         record([-60, 12, 22, 11], holder=0, bid=6, won=[5, 2, 3, 3]),  # holder went down
@@ -115,7 +119,7 @@ async def test_partnership_rates_both_partners(store: Store) -> None:
     m = await store.record_match(1, PEOPLE, recs, rules=rules)
     p = {x.seat: x for x in m.players}
     assert p[0].won and p[2].won and not p[1].won and not p[3].won
-    assert p[0].placement == p[2].placement == 1 and p[1].placement == p[3].placement == 2
+    assert p[0].placement == p[2].placement == 1 and p[1].placement == p[3].placement == 3
     for s in (0, 2):
         assert p[s].mu_after > p[s].mu_before and p[s].rating_change > 0
     for s in (1, 3):
@@ -143,8 +147,10 @@ async def test_computer_players_have_their_own_ratings(store: Store) -> None:
     people = await store.leaderboard(1, include_bots=False)
     assert all(not s.is_bot for s in people) and len(people) == 2
     best_person = people[0]
-    assert (await store.player_stats(1, best_person.player_key, include_bots=False)).rank == 1  # type: ignore[union-attr]
-    assert (await store.player_stats(1, best_person.player_key)).rank == 2  # type: ignore[union-attr]
+    among_people = await store.player_stats(1, best_person.player_key, include_bots=False)
+    among_all = await store.player_stats(1, best_person.player_key)
+    assert among_people is not None and among_all is not None
+    assert among_people.rank == 1 and among_all.rank == 2
 
 
 async def test_leaderboards_and_stats(store: Store, clock: Clock) -> None:

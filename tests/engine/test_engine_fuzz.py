@@ -338,7 +338,7 @@ def test_loads_dumps_round_trips_any_text_in_a_record(label: str) -> None:
 def test_loads_refuses_what_is_not_text() -> None:
     for value in (None, b"{}", 3, ["{}"]):
         with pytest.raises(RecordError, match="expected JSON Lines text"):
-            loads(value)  # type: ignore[arg-type]
+            loads(value)  # type: ignore[arg-type]  # any JSON value, on purpose
 
 
 # --- actions in every phase -------------------------------------------------------------
@@ -376,7 +376,7 @@ def actions(draw: st.DrawFn) -> object:
     if make is None:
         return value
     try:
-        return make(value)  # type: ignore[arg-type]
+        return make(value)  # type: ignore[arg-type]  # weird values, on purpose
     except IllegalAction:
         COUNTS["constructors refused"] += 1
         return None
@@ -418,7 +418,7 @@ def test_fuzzed_actions_are_applied_when_legal_else_change_nothing(
         before = _snapshot(deal)
         may = action in legal and (seat is None or (type(seat) is int and seat == deal.to_act))
         try:
-            deal.apply(action, seat)  # type: ignore[arg-type]
+            deal.apply(action, seat)  # type: ignore[arg-type]  # any seat value, on purpose
         except IllegalAction:
             COUNTS["actions refused"] += 1
             assert _snapshot(deal) == before

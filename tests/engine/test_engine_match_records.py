@@ -64,7 +64,7 @@ GOLDEN = ([18, 6, 51, 20, 29, 47, 45, 9], 5968795284247353928, 59213970968574084
 def test_bad_seeds_are_rejected() -> None:
     for bad in (-1, 1 << 63, "7", 1.5, True):
         with pytest.raises(ValueError, match="seed"):
-            shuffled_deck(bad)  # type: ignore[arg-type]
+            shuffled_deck(bad)  # type: ignore[arg-type]  # a bad seed type, on purpose
 
 
 def test_dealer_passes_to_the_right_and_totals_add_up() -> None:
@@ -166,14 +166,14 @@ def _broken(path: str, value: object) -> dict[str, object]:
     target: object = record
     keys = path.split(".")
     for key in keys[:-1]:
-        target = target[int(key)] if isinstance(target, list) else target[key]  # type: ignore[index]
+        target = target[int(key)] if isinstance(target, list) else target[key]  # type: ignore[index]  # JSON
     last = keys[-1]
     if isinstance(target, list):
         target[int(last)] = value
     elif value is KeyError:
-        del target[last]  # type: ignore[attr-defined]
+        del target[last]  # type: ignore[attr-defined]  # a JSON dict or list
     else:
-        target[last] = value  # type: ignore[index]
+        target[last] = value  # type: ignore[index]  # a JSON dict or list
     return record
 
 
@@ -205,11 +205,11 @@ def test_broken_records_are_rejected_naming_the_field(path: str, value: object, 
 def test_duplicate_card_and_wrong_leader() -> None:
     record = record_example()
     dup = copy.deepcopy(record)
-    dup["hands"][1][0] = dup["hands"][0][0]  # type: ignore[index]
+    dup["hands"][1][0] = dup["hands"][0][0]  # type: ignore[index]  # JSON: nested lists
     with pytest.raises(RecordError, match=r"^hands\[1\]\[0\]: .* dealt twice"):
         deal_from_record(dup)
     swapped = copy.deepcopy(record)
-    t = swapped["tricks"][4]  # type: ignore[index]
+    t = swapped["tricks"][4]  # type: ignore[index]  # JSON: a list of tricks
     t["cards"][0], t["cards"][1] = t["cards"][1], t["cards"][0]
     with pytest.raises(RecordError, match=r"^tricks\[4\]"):
         deal_from_record(swapped)

@@ -60,7 +60,7 @@ def test_random_deals_keep_every_invariant(
                 rules.deal_dict(),
             )
             assert {_codes(1 << a.card)[0] for a in actions if isinstance(a, Play)} == expected
-        action = rng.choice(actions)  # type: ignore[attr-defined]
+        action = rng.choice(actions)  # type: ignore[attr-defined]  # hypothesis randoms
         assert isinstance(action, Bid | Pass | ChooseTrump | Play)
         deal.apply(action)
     record = deal.to_record()
@@ -79,7 +79,7 @@ def test_random_deals_keep_every_invariant(
 def test_random_matches_add_up(name: str, seed: int, choices: object) -> None:
     match = Match(preset(name, deals=2), seed)
     while not match.is_over:
-        match.apply(choices.choice(match.legal_actions()))  # type: ignore[attr-defined]
+        match.apply(choices.choice(match.legal_actions()))  # type: ignore[attr-defined]  # hypothesis
     assert len(match.finished) >= 2
     for s in range(4):
         assert match.totals[s] == sum(d.scores[s] for d in match.finished if d.scores)

@@ -31,7 +31,7 @@ def test_text_that_json_itself_chokes_on_is_a_record_error() -> None:
     with pytest.raises(RecordError, match="nested too deeply"):
         loads("[" * 100_000 + "]" * 100_000)
     with pytest.raises(RecordError, match="expected JSON Lines text, got NoneType"):
-        loads(None)  # type: ignore[arg-type]
+        loads(None)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 @pytest.mark.parametrize(
@@ -54,7 +54,7 @@ def test_integers_are_strict(path: tuple[Any, ...], value: object) -> None:
     if type(value) is bool or value == old:  # same number, other type
         target[path[-1]] = value
     else:
-        target[path[-1]] = type(value)(old)  # type: ignore[call-arg]
+        target[path[-1]] = type(value)(old)  # type: ignore[call-arg]  # int/float/str of a JSON value
     where = _where(record)
     assert where.startswith(path[0])
 
@@ -87,7 +87,7 @@ def test_unknown_presets_are_refused() -> None:
     record["rules"]["preset"] = "house-rules"
     assert _where(record) == "rules.preset"
     with pytest.raises(RulesError, match="preset"):
-        Rules(preset="house-rules")  # type: ignore[arg-type]
+        Rules(preset="house-rules")  # type: ignore[arg-type]  # not a preset, on purpose
     with pytest.raises(RulesError, match="preset"):
         Rules.from_dict({"preset": "house-rules"})
 
@@ -140,11 +140,11 @@ def test_apply_refuses_bad_cards_seats_and_objects_and_changes_nothing() -> None
     before = deal.legal_actions()
     for bad in (None, "bid 5", 5, object()):
         with pytest.raises(IllegalAction, match="not an action"):
-            deal.apply(bad)  # type: ignore[arg-type]
+            deal.apply(bad)  # type: ignore[arg-type]  # not an action, on purpose
     with pytest.raises(IllegalAction, match="a seat must be"):
-        deal.apply(Bid(5), seat=True)  # type: ignore[arg-type]
+        deal.apply(Bid(5), seat=True)  # type: ignore[arg-type]  # a bool seat, on purpose
     with pytest.raises(IllegalAction, match="a card must be"):
-        deal.play_card("AS")  # type: ignore[arg-type]
+        deal.play_card("AS")  # type: ignore[arg-type]  # a code, not a card, on purpose
     with pytest.raises(IllegalAction, match="a card must be"):
         deal.play_card(-1)
     assert deal.legal_actions() == before and deal.calls == []

@@ -162,7 +162,7 @@ async def limits(interaction: discord.Interaction, what: str) -> None:
         view.add_item(discord.ui.Button(label="long", custom_id="c" * 101))
     try:
         assert interaction.channel is not None
-        await interaction.channel.send(content, view=view)  # type: ignore[union-attr]
+        await interaction.channel.send(content, view=view)  # type: ignore[union-attr]  # a text channel
         await interaction.response.send_message("sent", ephemeral=True)
     except discord.HTTPException as e:
         await interaction.response.send_message(f"refused: {e.status} {e.code}", ephemeral=True)
@@ -188,7 +188,7 @@ async def secret_edit(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("ephemeral", ephemeral=True)
     original = await interaction.original_response()
     try:
-        await interaction.channel.get_partial_message(original.id).edit(content="x")  # type: ignore[union-attr]
+        await interaction.channel.get_partial_message(original.id).edit(content="x")  # type: ignore[union-attr]  # text channel
         await interaction.followup.send("edited through channel?!", ephemeral=True)
     except discord.NotFound as e:
         await interaction.followup.send(f"channel edit refused: {e.code}", ephemeral=True)

@@ -690,7 +690,7 @@ class FakeDiscord:
         await site.start()
         server = site._server
         assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]  # a TCP socket
 
     async def close(self) -> None:
         for s in list(self.sessions):

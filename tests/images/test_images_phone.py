@@ -73,7 +73,7 @@ def recording() -> Iterator[list[Drawn]]:
     try:
         yield drawn
     finally:
-        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]  # putting it back
         _clear_caches()
 
 

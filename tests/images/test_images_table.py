@@ -22,7 +22,7 @@ from images.table import (
     position,
     render_table_image,
 )
-from images.theme import DARK, LIGHT
+from images.theme import DARK, LIGHT, Theme
 
 Colour = tuple[int, int, int]
 
@@ -60,7 +60,7 @@ def plate_border(pos: int) -> tuple[int, int, int, int]:
 
 def base_view(**kw: object) -> TableView:
     view = TableView(
-        players=tuple(Player(n) for n in TURKISH),  # type: ignore[arg-type]
+        players=tuple(Player(n) for n in TURKISH),  # type: ignore[arg-type]  # four names: a 4-tuple
         dealer=0,
         phase="play",
         contract=ContractView(1, 6, False, "H"),
@@ -72,7 +72,7 @@ def base_view(**kw: object) -> TableView:
         totals=(12, -60, 23, 11),
         deal_number=2,
     )
-    return replace(view, **kw)  # type: ignore[arg-type]
+    return replace(view, **kw)  # type: ignore[arg-type]  # mixed field types; checked at run time
 
 
 def test_size_and_format() -> None:
@@ -104,10 +104,10 @@ def test_seats_are_laid_out_in_playing_order() -> None:
 
 @pytest.mark.parametrize("theme", [DARK, LIGHT])
 @pytest.mark.parametrize("to_act", [0, 1, 2, 3])
-def test_the_seat_to_act_is_highlighted(theme: object, to_act: int) -> None:
-    im = decode(render_table(base_view(to_act=to_act, trick=None), theme))  # type: ignore[arg-type]
+def test_the_seat_to_act_is_highlighted(theme: Theme, to_act: int) -> None:
+    im = decode(render_table(base_view(to_act=to_act, trick=None), theme))
     for seat in range(4):
-        accent = share(im, plate_border(position(seat, 0)), theme.accent, 40)  # type: ignore[attr-defined]
+        accent = share(im, plate_border(position(seat, 0)), theme.accent, 40)
         if seat == to_act:
             assert accent > 0.6, (seat, accent)
         else:

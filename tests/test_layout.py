@@ -1,0 +1,85 @@
+"""The layout keeps its promises: no import cycle inside a package, no oversized
+module in the Discord and storage layers, dependencies pointing one way, and the
+README's module tree in step with the files."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.import_graph import ROOT, assert_no_cycle, cycle, graph, line_counts
+
+MAX_LINES = 600
+"""A module of cogs/ or data/ longer than this holds more than one concern."""
+
+
+@pytest.mark.parametrize("package", ["batak", "images", "data", "cogs", "locales"])
+def test_no_import_cycle_inside_the_package(package: str) -> None:
+    assert_no_cycle(package)
+
+
+def test_the_walk_sees_the_imports_of_every_package() -> None:
+    data, _ = graph("data")
+    assert "data.matches" in data["data.store"]
+    assert "data.base" in data["data.games"]
+    cogs, cogs_outside = graph("cogs")
+    assert "cogs.service" in cogs["cogs.text.summaries"]  # from ..service import Table
+    assert "cogs.components.codec" in cogs["cogs.components"]
+    assert {"batak", "data", "discord"} <= cogs_outside["cogs.batak_cog"]
+    assert "locales" not in graph("locales")[0]["locales"]  # a package is not its own import
+
+
+def test_a_cycle_is_found() -> None:
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    found = cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}})
+    assert found is not None and set(found) == {"a", "b", "c"}
+
+
+@pytest.mark.parametrize("package", ["cogs", "data"])
+def test_no_module_is_over_the_size_limit(package: str) -> None:
+    counts = line_counts(package)
+    assert counts, f"no modules found in {package}/"
+    too_long = {name: n for name, n in counts.items() if n > MAX_LINES}
+    assert not too_long, f"split these by concern (over {MAX_LINES} lines): {too_long}"
+
+
+@pytest.mark.parametrize(
+    ("package", "forbidden"),
+    [("data", {"cogs", "images", "discord"}), ("images", {"cogs", "data", "discord"})],
+)
+def test_dependencies_point_one_way(package: str, forbidden: set[str]) -> None:
+    _, outside = graph(package)
+    for name, imported in outside.items():
+        assert not imported & forbidden, f"{name} imports {sorted(imported & forbidden)}"
+
+
+def _readme_tree() -> set[str]:
+    """The module paths in the README's "How the code is laid out" tree."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### How the code is laid out", 1)[1]
+    block = section.split("```", 2)[1]
+    listed: set[str] = set()
+    folder = ""
+    for line in block.splitlines():
+        top = re.match(r"(\S+/)\s", line)
+        entry = re.match(r"  (\S+\.py)\s", line)
+        if top:
+            folder = top.group(1)
+        elif entry:
+            listed.add(folder + entry.group(1))
+    return listed
+
+
+def test_the_readme_tree_lists_every_module_and_only_real_ones() -> None:
+    packages = ("batak", "images", "data", "locales", "cogs")
+    listed = {p for p in _readme_tree() if p.split("/")[0] in packages}
+    real = {
+        str(path.relative_to(ROOT))
+        for package in packages
+        for path in (ROOT / package).rglob("*.py")
+    }
+    missing = {p for p in real - listed if not p.endswith("__init__.py") or p.count("/") == 1}
+    missing.discard("cogs/__init__.py")
+    assert not missing, f"README's layout tree misses {sorted(missing)}"
+    assert not listed - real, f"README's layout tree lists {sorted(listed - real)}"
