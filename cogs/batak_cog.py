@@ -18,13 +18,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from batak import PRESET_NAMES
-from data import BOT_LEVELS, InvalidSettingError, MatchSummary, user_key
+from data import BOT_LEVELS, InvalidSettingError, user_key
 
 from . import pictures
 from .announcements import Announcer
 from .components import HandClick, TableClick, parse_custom_id
 from .hands import Hands
 from .i18n import ls, t
+from .names import names_of, seat_names_of
 from .pictures import files_of
 from .replies import Languages, defer_public, fail, guild_of, is_admin, send
 from .service import ServiceError, Table
@@ -316,7 +317,7 @@ class BatakCog(
             if not daily:
                 await send(interaction, t("leaderboard.daily_empty", lang), ephemeral=False)
                 return
-            names = await self._names(interaction, [r.user_id for r in daily])
+            names = await names_of(self.bot, interaction, [r.user_id for r in daily])
             subtitle = daily[0].day
             pic = await pictures.draw(pictures.daily_picture(daily, names, subtitle, lang))
             text = daily_board_text(daily, names, lang)
@@ -330,7 +331,9 @@ class BatakCog(
         if not rows and not bots:
             await send(interaction, t("leaderboard.empty", lang), ephemeral=False)
             return
-        names = await self._names(interaction, [s.user_id for s in rows if s.user_id is not None])
+        names = await names_of(
+            self.bot, interaction, [s.user_id for s in rows if s.user_id is not None]
+        )
         named = named_standings(rows, names, lang)
         title = t(f"leaderboard.title_{by}", lang)
         subtitle = t(f"period.{period}", lang)
@@ -338,25 +341,6 @@ class BatakCog(
         drawing = pictures.leaderboard_picture(named, title, subtitle, lang, bots)
         pic = await pictures.draw(drawing)
         await send(interaction, text, ephemeral=False, files=files_of(pic))
-
-    async def _names(
-        self, interaction: discord.Interaction[Any], user_ids: list[int]
-    ) -> dict[int, str]:
-        out: dict[int, str] = {}
-        guild = interaction.guild
-        for uid in user_ids:
-            member = guild.get_member(uid) if guild is not None else None
-            if member is not None:
-                out[uid] = display_name(member)
-                continue
-            user = self.bot.get_user(uid)
-            if user is None:
-                try:
-                    user = await self.bot.fetch_user(uid)
-                except discord.HTTPException:
-                    user = None
-            out[uid] = display_name(user) if user is not None else f"#{uid}"
-        return out
 
     @app_commands.command(name="stats", description=ls("A player's statistics", "cmd.stats"))
     @app_commands.describe(user=ls("Whose statistics (default: yours)", "opt.stats_user"))
@@ -406,7 +390,7 @@ class BatakCog(
         if not matches:
             await send(interaction, t("history.none", lang, name=safe_name(display_name(who))))
             return
-        seat_names = await self._seat_names(interaction, matches, lang)
+        seat_names = await seat_names_of(self.bot, interaction, matches, lang)
         text = history_text(display_name(who), who.id, matches, lang)
         looks = pictures.Looks.of(await self.languages.personal(interaction.user.id))
         drawing = pictures.history_picture(
@@ -425,29 +409,11 @@ class BatakCog(
         found = await self.store.get_match(match_id)
         if found is None or found.guild_id != guild_id:
             raise ServiceError("error.no_match", id=match_id)
-        names = (await self._seat_names(interaction, [found], lang))[found.id]
+        names = (await seat_names_of(self.bot, interaction, [found], lang))[found.id]
         text = match_deals_text(found, names, lang)
         jsonl = await self.store.match_records_jsonl([found.id])
         files = [discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-match-{found.id}.jsonl")]
         await send(interaction, text, files=files)
-
-    async def _seat_names(
-        self, interaction: discord.Interaction[Any], matches: list[MatchSummary], lang: str
-    ) -> dict[int, list[str]]:
-        """Each match's seat names: the person's, or the computer level's."""
-        uids = sorted({p.user_id for m in matches for p in m.players if p.user_id is not None})
-        names = await self._names(interaction, uids)
-        out: dict[int, list[str]] = {}
-        for m in matches:
-            seats = ["?"] * 4
-            for p in m.players:
-                if p.user_id is not None:
-                    seats[p.seat] = names[p.user_id]
-                else:
-                    level = t(f"level.{p.bot_level}", lang)
-                    seats[p.seat] = t("seat.bot_level", lang, level=level)
-            out[m.id] = seats
-        return out
 
     @app_commands.command(
         name="daily",
