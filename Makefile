@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: run test lint types play bench e2e-bench gallery fuzz chaos clean
+.PHONY: run test lint types play bench e2e-bench gallery fuzz chaos clean native
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,9 +16,23 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 	$(PIP) install --quiet -e '.[test]'
 	touch $@
 
+# The simulator, the play rules and the solver compiled with mypyc (pinned in pyproject's
+# `native` extra) by the machine's C compiler; rebuilt when their sources change. If the
+# build fails the pure-Python modules run instead (same decisions, slower) and make goes on.
+NATIVE_SOURCES := build_native.py batak/play.py batak/ai/sim.py batak/solver.py
+$(VENV)/.native: $(VENV)/.installed pyproject.toml $(NATIVE_SOURCES)
+	$(PIP) install --quiet -e '.[native]'
+	@$(PY) build_native.py >$(VENV)/native-build.log 2>&1 || { \
+	  $(PY) build_native.py clean >/dev/null; \
+	  echo "note: compiling the simulator failed (see $(VENV)/native-build.log);" \
+	       "the pure-Python modules run instead"; }
+	touch $@
+
+native: $(VENV)/.native
+
 # bot.py exits 2 when it cannot start and has said why (no token yet, a refused token, a
 # bad setting or database): that is the end of `make run`, not a failure of make's own.
-run: $(VENV)/.installed
+run: $(VENV)/.installed $(VENV)/.native
 	@$(PY) bot.py || [ $$? -eq 2 ]
 
 lint: $(VENV)/.installed-test
@@ -28,7 +42,7 @@ lint: $(VENV)/.installed-test
 types: $(VENV)/.installed-test
 	$(PY) -m mypy --strict batak images data cogs locales bot.py
 
-test: lint types
+test: lint types $(VENV)/.native
 	$(PY) -m pytest -q
 
 # A long attack on the engine's doors (records, actions); prints what it did.
@@ -39,8 +53,9 @@ fuzz: $(VENV)/.installed-test
 play: $(VENV)/.installed
 	$(PY) -m batak play
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed $(VENV)/.native
 	$(PY) -m batak bench
+	$(PY) -m batak playout-bench
 	$(PY) -m batak solve-bench
 	$(PY) -m images bench
 	$(PY) -m images replay-bench
@@ -58,4 +73,5 @@ chaos: $(VENV)/.installed-test
 	$(PY) -m tests.bot.chaos --kills $(or $(KILLS),50)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	-$(PY) build_native.py clean
+	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -19,6 +19,7 @@ from dotenv import load_dotenv
 from cogs import workers
 from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
+from cogs.ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
 from cogs.service import TableService
 from cogs.tree import BatakTree
 from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
@@ -33,16 +34,27 @@ class RestoresTables(Protocol):
     async def refresh_all(self) -> None: ...
 
 
-class BatakBot(commands.Bot):
+class BatakBot(commands.AutoShardedBot):
     """The bot: one store (opened before the bot, closed with it), one table service,
-    the ``/batak`` cog."""
+    the ``/batak`` cog.
+
+    Sharded (``SHARD_COUNT`` / ``SHARD_IDS``; by default all the shards Discord
+    recommends, in this one process). Discord sends a server's events and interactions
+    only to the process running its shard; that process alone restores, times and moves
+    the server's tables, so several processes can share one database.
+    """
 
     def __init__(self, config: BotConfig, store: Store) -> None:
         # No voice here: spare every start the two warnings about voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intents
+        trace, self._interaction_arrived = discord_trace()
         super().__init__(
+            shard_count=config.shard_count,
+            # discord.py reads None as "every shard" though its annotation says List[int]
+            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
+            http_trace=trace,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -55,19 +67,68 @@ class BatakBot(commands.Bot):
         )
         self.config = config
         self.store = store
-        self.service = TableService(store, config=config.service_config())
+        self.service = TableService(
+            store, config=config.service_config(), owns_guild=config.owns_guild
+        )
+        self.ops_server: OpsServer | None = None
+        self.error_webhook: ErrorWebhook | None = None
+
+    async def on_interaction(self, interaction: discord.Interaction[BatakBot]) -> None:
+        self._interaction_arrived(interaction.id)
+
+    def shard_states(self) -> dict[str, bool]:
+        """Each shard of this process: is its gateway connection open?"""
+        return {str(sid): not shard.is_closed() for sid, shard in sorted(self.shards.items())}
+
+    async def start_operator_view(self) -> None:
+        """The error webhook and the metrics / health port, when configured."""
+        c = self.config
+        if c.error_webhook_url:
+            shards = "all" if c.shard_ids is None else ",".join(map(str, c.shard_ids))
+            self.error_webhook = ErrorWebhook(
+                c.error_webhook_url,
+                per_minute=c.error_webhook_per_minute,
+                context=f"(shards {shards})",
+            )
+            self.error_webhook.start()
+            logging.getLogger().addHandler(self.error_webhook)
+        if c.metrics_port is not None:
+            health = HealthCheck(
+                gateway=self.shard_states,
+                database=lambda: self.store.get_guild_settings(0),
+                workers=workers.alive,
+            )
+            self.ops_server = OpsServer(
+                health,
+                host=c.metrics_host,
+                port=c.metrics_port,
+                before_scrape=[lambda: METRICS.open_tables.set(len(self.service.tables))],
+            )
+            await self.ops_server.start()
+
+    async def close_operator_view(self) -> None:
+        if self.ops_server is not None:
+            await self.ops_server.close()
+            self.ops_server = None
+        if self.error_webhook is not None:
+            logging.getLogger().removeHandler(self.error_webhook)
+            await self.error_webhook.close_async()
+            self.error_webhook = None
 
     async def setup_hook(self) -> None:
+        await self.start_operator_view()
         await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("cogs.batak_cog")
         workers.start_all()  # spawn the workers now, not on the first card
         settle_memory()
         restored = await self.service.restore()
-        log.info("database %s; %d open table(s) restored", self.config.database_path, len(restored))
+        log.info("database %s; %d open table(s) restored", self.store.path, len(restored))
         cog = self.get_cog("Batak")
         if isinstance(cog, RestoresTables):
             await cog.refresh_all()
-        if self.config.dev_guild_id is not None:
+        if not self.config.runs_shard_zero:
+            log.info("commands are synced by the process running shard 0")
+        elif self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
@@ -89,6 +150,7 @@ class BatakBot(commands.Bot):
             await self.service.close()
         finally:
             await super().close()  # unloads the cog first: its pending edits and posts stop
+            await self.close_operator_view()
             await self.store.close()
             workers.close_all()
 
@@ -139,6 +201,17 @@ def connection_problem(exc: aiohttp.ClientConnectorError) -> str:
     return f"{where}: {reason} (check the internet connection)"
 
 
+def setup_logging(config: BotConfig) -> None:
+    """Plain lines on stderr, or one JSON object per line (``LOG_FORMAT=json``)."""
+    handler = logging.StreamHandler()
+    if config.log_format == "json":
+        shards = None if config.shard_ids is None else list(config.shard_ids)
+        handler.setFormatter(JsonFormatter({"shards": shards} if shards is not None else {}))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    logging.basicConfig(level=config.log_level, handlers=[handler])
+
+
 def main() -> int:
     """Run the bot; 0 on a normal stop, 2 when it cannot start (the message says why),
     1 when Discord cannot be reached."""
@@ -148,10 +221,7 @@ def main() -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=config.log_level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
+    setup_logging(config)
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
     try:
         asyncio.run(serve(config))

@@ -51,6 +51,17 @@ def _players_arg(text: str) -> list[str]:
     return kinds
 
 
+def _arena_kind(text: str) -> str:
+    level, sep, rev = text.partition("@")
+    if level not in PLAYER_KINDS:
+        raise argparse.ArgumentTypeError(
+            f"{level!r} is not a level; expected one of {', '.join(PLAYER_KINDS)} (or LEVEL@REV)"
+        )
+    if sep and not rev.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: give a git revision after '@'")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m batak", description="İhaleli Batak engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -79,8 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--preset", choices=PRESET_NAMES, default="standard")
 
     ar = sub.add_parser("arena", help="duplicate deals: does one computer level beat another?")
-    ar.add_argument("--candidate", choices=PLAYER_KINDS, default="hard")
-    ar.add_argument("--baseline", choices=PLAYER_KINDS, default="normal")
+    ar.add_argument(
+        "--candidate",
+        type=_arena_kind,
+        default="hard",
+        help=f"one of: {', '.join(PLAYER_KINDS)}, or LEVEL@REV for a git revision's player",
+    )
+    ar.add_argument(
+        "--baseline",
+        type=_arena_kind,
+        default="normal",
+        help="as --candidate (default normal); e.g. hard@HEAD~3 or hard@abc1234",
+    )
     ar.add_argument("--deals", type=int, default=100, help="duplicate deals (default 100)")
     ar.add_argument("--preset", choices=PRESET_NAMES, default="standard")
     ar.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
@@ -91,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="hard level's budget per decision in seconds (default 0.25)",
     )
     ar.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ar.add_argument(
+        "--pure-revisions",
+        action="store_true",
+        help="do not compile a LEVEL@REV player's modules (slower, same decisions)",
+    )
     ar.add_argument(
         "--play-only",
         action="store_true",
@@ -108,6 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
             "status is 1 when any line had an error. Timing goes to stderr."
         ),
     )
+    pb = sub.add_parser(
+        "playout-bench", help="simulator play-outs per second of CPU time (one core)"
+    )
+    pb.add_argument("--seconds", type=float, default=3.0, help="CPU time per figure")
+    pb.add_argument("--preset", choices=PRESET_NAMES, default="standard")
     sb = sub.add_parser("solve-bench", help="double-dummy solver time by cards left (p50/p95)")
     sb.add_argument("--deals", type=int, default=3, help="deals per preset (default 3)")
     sb.add_argument(
@@ -132,6 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_solve(sys.stdin, sys.stdout, sys.stderr)
         if args.command == "solve-bench":
             return cmd_solve_bench(args)
+        if args.command == "playout-bench":
+            return cmd_playout_bench(args)
         return cmd_bench(args)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -217,6 +250,41 @@ def cmd_bench(args: argparse.Namespace) -> int:
         q += len(positions)
     elapsed = time.perf_counter() - start
     print(f"legal-move queries:    {q / elapsed:10,.0f} queries/s (legal_actions, uncached)")
+    return 0
+
+
+def cmd_playout_bench(args: argparse.Namespace) -> int:
+    """Play-outs of whole 13-card deals by the simulator's card policy, per CPU second."""
+    from batak.ai import sim
+
+    rules = preset(args.preset)
+    rng = random.Random(2)
+    deals: list[tuple[sim.Table, list[int], int]] = []
+    for i in range(256):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = [sum(1 << c for c in cards[13 * s : 13 * s + 13]) for s in range(4)]
+        trump = rules.fixed_trump if rules.fixed_trump is not None else i % 4
+        deals.append((sim.Table.of(rules, int(trump), i % 4, 6), hands, i % 4))
+    broken = rules.trump_lead == "free"
+    compiled = not sim.__file__.endswith(".py")
+    print(
+        f"simulator play-outs, preset {args.preset}, whole deals (52 cards), "
+        f"{'compiled (mypyc)' if compiled else 'pure Python'}; CPU time of this process"
+    )
+    for label, hidden in (("perfect information", False), ("hidden hands", True)):
+        n = 0
+        start = time.process_time()
+        while time.process_time() - start < args.seconds:
+            for table, hands, leader in deals:
+                if hidden:
+                    excluded = [0, 0, 0, 0]
+                    sim.rollout_hidden(table, list(hands), [], leader, broken, [0] * 4, excluded)
+                else:
+                    sim.rollout(table, list(hands), [], leader, broken, [0] * 4)
+            n += len(deals)
+        elapsed = time.process_time() - start
+        print(f"{label + ':':21}{n / elapsed:10,.0f} play-outs/s  ({n} play-outs)")
     return 0
 
 
@@ -484,6 +552,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from batak.ai.arena import format_result, run_arena
+    from batak.ai.revision import RevisionError
 
     if args.deals < 1 or args.jobs < 1:
         print("error: --deals and --jobs must be at least 1", file=sys.stderr)
@@ -495,17 +564,22 @@ def cmd_arena(args: argparse.Namespace) -> int:
         if sys.stderr.isatty() or done % 10 == 0 or done == args.deals:
             print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
 
-    result = run_arena(
-        rules,
-        args.candidate,
-        args.baseline,
-        args.deals,
-        args.seed,
-        budget=args.budget,
-        play_only=args.play_only,
-        jobs=args.jobs,
-        progress=progress,
-    )
+    try:
+        result = run_arena(
+            rules,
+            args.candidate,
+            args.baseline,
+            args.deals,
+            args.seed,
+            budget=args.budget,
+            play_only=args.play_only,
+            jobs=args.jobs,
+            progress=progress,
+            compile_revisions=not args.pure_revisions,
+        )
+    except RevisionError as exc:
+        print(f"\nerror: {exc}", file=sys.stderr)
+        return 2
     print(file=sys.stderr)
     print(format_result(result))
     budget = f", hard budget {args.budget:g} s" if args.budget is not None else ""

@@ -30,8 +30,15 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Final
 
-from batak.cards import ABOVE, FULL_DECK, SUIT_MASKS, Card, CardMask
+from batak.cards import ABOVE as _CARDS_ABOVE
+from batak.cards import FULL_DECK, Card, CardMask
+from batak.cards import SUIT_MASKS as _CARDS_SUIT_MASKS
 from batak.rules import TrumpLead
+
+ABOVE: Final[tuple[CardMask, ...]] = _CARDS_ABOVE
+SUIT_MASKS: Final[tuple[CardMask, ...]] = _CARDS_SUIT_MASKS
+# (This module's own names for the tables of :mod:`batak.cards`: compiled with mypyc
+# (``build_native.py``), a module's own constants are read without a dict lookup.)
 
 LEAD_AFTER_TRUMP: Final = 0
 """``trump_lead = "after-trump-played"``: any trump played breaks trump."""

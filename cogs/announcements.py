@@ -1,9 +1,13 @@
 """Announcements: what the table's channel sees when the service reports a change.
 
 :class:`Announcer` is the service's :class:`~cogs.service.TableListener`. It keeps the
-table's public message up to date (edits paced by :class:`~cogs.pacing.EditPacer`),
-pings the person to act (turn notices, deleted once they are answered), posts deal
-summaries and the match result, and redraws every table after a restart.
+table's public message up to date (edits paced by :class:`~cogs.pacing.EditPacer`), keeps
+the open hands following the game (:mod:`cogs.live`), tells the table about seat changes,
+posts deal summaries and the match result, and redraws every table after a restart.
+Turn notices: one message per table, edited as the turns go by (edits never ping). A
+person is pinged (a new notice, replacing the old one) only when they cannot see their
+turn (no open hand the bot keeps up to date, or no action within a grace period), at
+most once per turn streak and as their notification setting says.
 """
 
 from __future__ import annotations
@@ -17,16 +21,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from batak import Action
+from batak import PASS, Action
 from batak.deal import Phase
 from data import MatchSummary, PendingAnnouncement, Store
 
 from . import pictures
 from .components import TableButton, has_component, table_id, table_view, view_of
 from .i18n import t
+from .live import LiveHands
 from .pacing import EditPacer
 from .pictures import files_of
 from .replies import NO_PINGS
+from .review import review_view
 from .service import Actor, CloseReason, Table, TableService
 from .text.summaries import (
     deal_summary_text,
@@ -34,7 +40,7 @@ from .text.summaries import (
     public_summary,
     result_link_text,
 )
-from .text.words import action_text, clip, seat_name, table_language
+from .text.words import action_text, clip, deadline_text, seat_name, seat_names, table_language
 
 if TYPE_CHECKING:
     from .config import BotConfig
@@ -48,22 +54,40 @@ class Announcer:
     """The messages a table posts in its channel, in the table's language."""
 
     def __init__(
-        self, bot: commands.Bot, store: Store, service: TableService, config: BotConfig
+        self,
+        bot: commands.Bot | commands.AutoShardedBot,
+        store: Store,
+        service: TableService,
+        config: BotConfig,
     ) -> None:
         self.bot = bot
         self.store = store
         self.service = service
         self.pacer = EditPacer(config.table_edit_interval, self._edit_table_message)
+        self.notice_pacer = EditPacer(max(2.0, config.table_edit_interval), self._edit_turn_notice)
+        self.grace = {"live": config.ping_grace_live, "async": config.ping_grace_async}
+        self.live: LiveHands | None = None  # set by cogs.hands.Hands
         self.notes: dict[int, str] = {}
         self.closed: dict[int, Table] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
+        self._notices: dict[int, tuple[int, int, str, int | None]] = {}
+        """table -> (channel, message, content, person pinged) of its turn notice, until played."""
+        self._streaks: dict[int, list[Any]] = {}
+        """table -> [user to act, pinged already] of the turn streak being played."""
+        self._graces: dict[int, asyncio.TimerHandle] = {}
         self._announced: set[int] = set()
         """Announcements this process posted and marked (a second poster skips them)."""
         self._failures: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.pings = 0
 
     async def close(self) -> None:
         await self.pacer.close()
+        await self.notice_pacer.close()
+        if self.live is not None:
+            await self.live.close()
+        for handle in self._graces.values():
+            handle.cancel()
         for task in list(self._tasks):
             task.cancel()
 
@@ -134,32 +158,74 @@ class Announcer:
                 await self.post_table_message(table)
 
     # ------------------------------------------------------------------ listener
+    def _follow(self, table: Table) -> None:
+        """Open hands and the turn notice show the table as it is now."""
+        if self.live is not None:
+            self.live.request(table)
+        if table.id in self._notices or table.status in ("finished", "cancelled"):
+            self.notice_pacer.request(table.id)
+
     async def table_changed(self, table: Table) -> None:
         if not table.is_daily:
             self.pacer.request(table.id)
+            self._follow(table)
 
     async def turn_started(self, table: Table, seat: int) -> None:
         if table.is_daily:
             return
-        self._spawn(self._turn_notice(table, seat, table.move))
+        self._follow(table)
+        user_id = table.seats[seat].user_id
+        if user_id is None or table.seats[seat].is_away:
+            return
+        streak = self._streaks.get(table.id)
+        if streak is None or streak[0] != user_id:
+            streak = self._streaks[table.id] = [user_id, False]
+        old = self._graces.pop(table.id, None)
+        if old is not None:
+            old.cancel()
+        mode = table.settings.notify.get(str(user_id), "needed")
+        if streak[1] or mode == "never":
+            return
+        visible = self.live is not None and self.live.visible(table.id, user_id)
+        if mode == "every" or not visible:
+            self._spawn(self._turn_notice(table, seat, table.move))
+        else:  # they see their turn in their hand; a ping only if they do not act
+            move = table.move
+            self._graces[table.id] = asyncio.get_running_loop().call_later(
+                self.grace.get(table.pace, self.grace["live"]),
+                lambda: self._spawn(self._turn_notice(table, seat, move)),
+            )
 
     async def action_applied(self, table: Table, seat: int, action: Action, actor: Actor) -> None:
         if table.is_daily:
             return
         if actor == "player":  # a time-out note stays until a person acts again
             self.notes.pop(table.id, None)
-        if actor in ("player", "timeout"):
-            self._spawn(self._clear_notices(table))
+        streak = self._streaks.get(table.id)
+        if streak is not None and table.seats[seat].user_id != streak[0]:
+            del self._streaks[table.id]  # someone else acted: the streak is over
+        self._follow(table)
 
     async def deal_finished(self, table: Table, index: int) -> None:
         if table.is_daily:
             return
+        self._follow(table)
         self._spawn(self._post_deal_summary(table, index))
+
+    def _end(self, table: Table) -> None:
+        handle = self._graces.pop(table.id, None)
+        if handle is not None:
+            handle.cancel()
+        self._streaks.pop(table.id, None)
+        self.pacer.request(table.id)
+        self._follow(table)
+        self.notice_pacer.request(table.id)
 
     async def match_finished(self, table: Table, summary: MatchSummary | None) -> None:
         if table.is_daily:
             return
         self.notes.pop(table.id, None)
+        self._end(table)
         self._spawn(self.post_pending(table.id))  # stored with the result, posted from there
 
     async def match_recording_failed(self, table: Table, attempt: int, retry_in: float) -> None:
@@ -177,8 +243,20 @@ class Announcer:
         self.closed[table.id] = table
         while len(self.closed) > 100:
             self.closed.pop(next(iter(self.closed)))
+        self._end(table)
+        self._spawn(
+            self._edit_links(table, t("table.cancelled", table_language(table), table=table.id))
+        )
+
+    async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
+        if table.is_daily:
+            return
+        lang = table_language(table)
+        name = name or t("seat.player", lang, n=seat + 1)
+        text = t(f"seat.{change}", lang, name=name, seat=seat + 1)
+        self.notes[table.id] = text
         self.pacer.request(table.id)
-        self._spawn(self._clear_notices(table))
+        self._spawn(self._post(table, text))
 
     async def seat_timed_out(
         self, table: Table, seat: int, action: Action, handed_over: bool
@@ -187,55 +265,119 @@ class Announcer:
             return
         lang = table_language(table)
         name = seat_name(table.seats[seat], seat, lang)
-        key = "note.handed_over" if handed_over else "note.timeout"
-        self.notes[table.id] = t(key, lang, name=name, action=action_text(action, lang))
+        if handed_over:
+            key = "note.handed_over"
+        elif action == PASS:
+            key = "note.timeout_pass"
+        else:
+            key = "note.timeout"
+        text = t(key, lang, name=name, action=action_text(action, lang))
+        self.notes[table.id] = text
         self.pacer.request(table.id)
+        if handed_over:  # a computer takes the seat: the table is told once
+            self._spawn(self._post(table, text))
 
     # ------------------------------------------------------------------ notices and posts
     def _notice_lock(self, table_id: int) -> asyncio.Lock:
         return self._notice_locks.setdefault(table_id, asyncio.Lock())
 
-    async def _clear_notices(self, table: Table) -> None:
-        async with self._notice_lock(table.id):
-            await self._clear_notices_locked(table)
+    def _notice_content(self, table: Table, mention: int | None = None) -> str:
+        """The turn notice: who is to act and until when (``mention``: ping them)."""
+        lang = table_language(table)
+        match = table.match
+        if not table.playing or match is None or match.is_over or table.to_act is None:
+            if table.status == "cancelled":
+                return t("table.cancelled", lang, table=table.id)
+            return t("result.title", lang, table=table.id)
+        seat = table.to_act
+        what = {Phase.AUCTION: "bid", Phase.TRUMP: "trump", Phase.PLAY: "play"}.get(
+            match.deal.phase, "play"
+        )
+        if mention is not None:
+            content = t(f"turn.{what}", lang, mention=f"<@{mention}>", table=table.id)
+        else:
+            name = seat_names(table, lang)[seat]
+            content = f"#{table.id} · " + t(f"summary.to_{what}", lang, name=name)
+        deadline = table.deadline_now()
+        if deadline is not None:
+            content += "\n" + deadline_text(deadline, lang)
+        if mention is not None and table.pace == "async":
+            content += "\n" + t("turn.async_hint", lang)
+        return content
 
-    async def _clear_notices_locked(self, table: Table) -> None:
-        old = await self.store.take_messages(table.id, "turn")
-        for m in old:
-            channel = self.bot.get_partial_messageable(m.channel_id or table.game.where_id)
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(m.message_id).delete()
+    async def _stored_notice(self, table: Table) -> tuple[int, int, str, int | None] | None:
+        known = self._notices.get(table.id)
+        if known is None and not table.playing:  # after a restart: the end is told
+            stored = await self.store.messages(table.id, "turn")
+            if stored:
+                m = stored[-1]
+                known = (m.channel_id or table.game.where_id, m.message_id, "", None)
+        return known
+
+    async def _edit_turn_notice(self, table_id: int) -> None:
+        """Edit the table's turn notice to the turn being played (never pings)."""
+        table = self.find(table_id)
+        if table is None:
+            return
+        async with self._notice_lock(table_id):
+            known = await self._stored_notice(table)
+            if known is None or known[1] == 0:
+                return
+            channel_id, mid, shown, pinged = known
+            to_act = table.seats[table.to_act].user_id if table.to_act is not None else None
+            kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
+            if not table.playing:
+                self._notices.pop(table_id, None)
+                kwargs["content"] = self._notice_content(table)
+                kwargs["view"] = None  # the match is over: no Show hand any more
+            elif pinged is not None and pinged == to_act:
+                # Still their turn (a streak: trump then lead, a trick won then a lead).
+                kwargs["content"] = self._notice_content(table, mention=pinged)
+                self._notices[table_id] = (channel_id, mid, kwargs["content"], pinged)
+            else:
+                # They played: one last edit says so, then the notice rests (the table
+                # message shows the game; a later ping replaces this notice).
+                self._notices.pop(table_id, None)
+                lang = table_language(table)
+                seat = table.seat_of(pinged) if pinged is not None else None
+                if seat is None:
+                    return
+                name = seat_names(table, lang)[seat]
+                kwargs["content"] = t("notice.done", lang, name=name, table=table.id)
+            if kwargs["content"] == shown:
+                return
+            channel = self.bot.get_partial_messageable(channel_id)
+            try:
+                await channel.get_partial_message(mid).edit(**kwargs)
+            except discord.NotFound:
+                self._notices.pop(table_id, None)
+                await self.store.remove_messages(table_id, [mid])
 
     async def _turn_notice(self, table: Table, seat: int, move: int) -> None:
+        """Ping the person to act: a new notice (Show hand button) replaces the old one."""
         async with self._notice_lock(table.id):
-            if table.move != move or not table.playing:
+            self._graces.pop(table.id, None)
+            if table.move != move or not table.playing or table.to_act != seat:
                 return
             user_id = table.seats[seat].user_id
-            if user_id is None or table.seats[seat].is_away:
+            streak = self._streaks.get(table.id)
+            if user_id is None or table.seats[seat].is_away or streak is None or streak[1]:
                 return
+            streak[1] = True
             old = await self.store.take_messages(table.id, "turn")
+            self._notices.pop(table.id, None)
             channel = self.channel(table)
             for m in old:
                 with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(m.message_id).delete()
-            lang = table_language(table)
-            assert table.match is not None
-            phase = table.match.deal.phase
-            what = {
-                Phase.AUCTION: "turn.bid",
-                Phase.TRUMP: "turn.trump",
-                Phase.PLAY: "turn.play",
-            }.get(phase, "turn.play")
-            content = t(what, lang, mention=f"<@{user_id}>", table=table.id)
-            if table.pace == "async":
-                content += "\n" + t("turn.async_hint", lang)
-            view = view_of(
-                [
-                    TableButton(
-                        table.id, "show", label=t("button.show_hand", lang), style=Style.primary
+                    await (
+                        self.bot.get_partial_messageable(m.channel_id or table.game.where_id)
+                        .get_partial_message(m.message_id)
+                        .delete()
                     )
-                ]
-            )
+            lang = table_language(table)
+            content = self._notice_content(table, mention=user_id)
+            show = t("button.show_hand", lang)
+            view = view_of([TableButton(table.id, "show", label=show, style=Style.primary)])
             msg = await channel.send(
                 content,
                 view=view,
@@ -246,9 +388,53 @@ class Announcer:
                     users=[discord.Object(user_id)],
                 ),
             )
+            self.pings += 1
             await self.store.add_message(
                 table.id, msg.id, kind="turn", channel_id=table.game.where_id
             )
+            self._notices[table.id] = (table.game.where_id, msg.id, content, user_id)
+
+    async def _post(self, table: Table, text: str) -> None:
+        """A short public line at the table (no pings)."""
+        async with self._notice_lock(table.id):
+            await self.channel(table).send(clip(text), allowed_mentions=NO_PINGS)
+
+    async def call_rematch(self, table: Table) -> None:
+        """A rematch is open: the seated people are mentioned once, the host named."""
+        lang = table_language(table)
+        people = [s.user_id for s in table.seats if s.user_id is not None]
+        host = next((s.name for s in table.seats if s.user_id == table.host_id), None)
+        text = t(
+            "rematch.call",
+            lang,
+            mentions=" ".join(f"<@{u}>" for u in people),
+            table=table.id,
+            host=host or t("seat.player", lang, n=1),
+        )
+        await self.channel(table).send(
+            clip(text),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in people]
+            ),
+        )
+
+    async def post_link(self, table: Table, channel_id: int) -> None:
+        """The lobby is in a thread: one short message in the channel links to it."""
+        lang = table_language(table)
+        text = t("link.lobby", lang, table=table.id, thread=f"<#{table.game.where_id}>")
+        msg = await self.bot.get_partial_messageable(channel_id).send(
+            text, allowed_mentions=NO_PINGS
+        )
+        await self.store.add_message(table.id, msg.id, kind="link", channel_id=channel_id)
+
+    async def _edit_links(self, table: Table, text: str) -> None:
+        """Edit the table's link line in the channel (the table was cancelled)."""
+        for m in await self.store.messages(table.id, "link"):
+            channel = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(m.message_id).edit(
+                    content=clip(text), allowed_mentions=NO_PINGS
+                )
 
     async def _post_deal_summary(self, table: Table, index: int) -> None:
         async with self._notice_lock(table.id):  # keeps deal summaries before the result
@@ -257,6 +443,7 @@ class Announcer:
             await self.channel(table).send(
                 clip(deal_summary_text(table, index, lang)),
                 files=files_of(pic),
+                view=review_view(table.id, index, lang),
                 allowed_mentions=NO_PINGS,
             )
 
@@ -326,7 +513,7 @@ class Announcer:
         lang = table_language(table)
         if ann.kind == "table_final":
             await self._edit_table_message(table.id)
-            await self._clear_notices_locked(table)
+            self.notice_pacer.request(table.id)  # the notice says the match is over
             return
         if ann.kind not in ("result", "channel_link"):
             log.warning("table %s: unknown announcement %r; skipped", table.id, ann.kind)
@@ -405,7 +592,9 @@ class Announcer:
                 self._spawn(self.post_table_message(table))
             else:
                 self.pacer.request(table.id)
+            self.notice_pacer.request(table.id)
             if table.playing and table.to_act is not None:
                 seat = table.to_act
                 if not table.controlled_by_bot(seat):
-                    self._spawn(self._turn_notice(table, seat, table.move))
+                    # Nobody's hand is live after a restart: they are told of their turn.
+                    await self.turn_started(table, seat)

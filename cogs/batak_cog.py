@@ -17,8 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from batak import PRESET_NAMES
-from data import BOT_LEVELS, InvalidSettingError, user_key
+from data import user_key
 
 from . import pictures
 from .announcements import Announcer
@@ -28,21 +27,20 @@ from .i18n import ls, t
 from .names import names_of, seat_names_of
 from .pictures import files_of
 from .replies import Languages, defer_public, fail, guild_of, is_admin, send
+from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
 from .service import ServiceError, Table
+from .settings import PACE_CHOICES, PRESET_CHOICES, SettingsCommands
 from .text.hints import hint_message
 from .text.rules import rules_text
 from .text.standings import (
-    LANGUAGE_NAMES,
     board_text,
     daily_board_text,
     history_text,
     match_deals_text,
     named_standings,
-    personal_text,
-    settings_text,
     stats_text,
 )
-from .text.words import display_name, safe_name
+from .text.words import display_name, safe_name, table_language
 from .tree import service_error
 
 if TYPE_CHECKING:
@@ -51,23 +49,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def choice(key: str) -> app_commands.locale_str:
-    """A choice name: the English catalogue text, translated by the same key."""
-    return ls(t(key, "en"), key)
-
-
-# Choices shared by several commands (names are translated by the tree's translator).
-PRESET_CHOICES = [app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES]
-LANGUAGE_CHOICES = [
-    app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()
-]
-PACE_CHOICES = [
-    app_commands.Choice(name=ls("live", "pace.live"), value="live"),
-    app_commands.Choice(name=ls("async", "pace.async"), value="async"),
-]
-
-
 class BatakCog(
+    SettingsCommands,
     commands.GroupCog,
     name="Batak",
     group_name="batak",
@@ -82,8 +65,11 @@ class BatakCog(
         self.service = bot.service
         self.languages = Languages(bot.store)
         self.announcer = Announcer(bot, bot.store, bot.service, bot.config)
-        self.hands = Hands(bot.store, bot.service, self.languages, self.announcer)
+        self.hands = Hands(
+            bot.store, bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
+        )
         bot.service.listener = self.announcer
+        self.reviews = Reviews(bot, self.languages)
 
     async def cog_unload(self) -> None:
         await self.announcer.close()
@@ -104,7 +90,8 @@ class BatakCog(
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
-        click = parse_custom_id(str(data.get("custom_id", "")))
+        cid = str(data.get("custom_id", ""))
+        click = parse_custom_id(cid)
         try:
             if isinstance(click, HandClick):
                 interaction.extras["table"] = click.table
@@ -112,6 +99,11 @@ class BatakCog(
             elif isinstance(click, TableClick):
                 interaction.extras["table"] = click.table
                 await self.hands.on_table_button(interaction, click.table, click.what)
+            elif isinstance(review := parse_review_id(cid), ReviewClick):
+                interaction.extras["table"] = review.table
+                await self.reviews.on_review_button(interaction, review.table, review.deal)
+            elif isinstance(review, CompareClick):
+                await self.reviews.on_compare_button(interaction, review.day)
             else:
                 raise ServiceError("error.unknown_button")
         except Exception as exc:
@@ -200,6 +192,7 @@ class BatakCog(
                     pace=pace,
                     thread_id=thread_id,
                     casual=casual,
+                    language=await self.languages.server(guild_id, interaction.guild_locale),
                 )
             except BaseException:
                 if thread is not None:  # no table for it after all
@@ -211,8 +204,22 @@ class BatakCog(
         except discord.Forbidden as exc:
             await self.service.cancel(table.id, user.id, is_admin=True)
             raise ServiceError("error.cannot_post") from exc
+        if thread_id is not None:
+            try:
+                await self.announcer.post_link(table, channel_id)
+            except discord.HTTPException as exc:
+                log.info("no link to the thread of table %s: %s", table.id, exc)
         where = f"<#{thread_id}>" if thread_id else f"<#{channel_id}>"
-        await send(interaction, t("new.opened", lang, table=table.id, where=where))
+        public = table_language(table)  # the buttons named are the table message's
+        text = t(
+            "new.opened",
+            lang,
+            table=table.id,
+            where=where,
+            join=t("button.join", public),
+            start=t("button.start", public),
+        )
+        await send(interaction, text)
 
     @app_commands.command(
         name="hand", description=ls("Show your hand (only you see it)", "cmd.hand")
@@ -433,12 +440,50 @@ class BatakCog(
             if exc.key != "error.daily_done":
                 raise
             result = await self.store.daily_result(guild_id, user.id)
-            score = result.score if result is not None else None
-            if score is None:
+            if result is None or result.score is None:
                 raise
-            await send(interaction, t("daily.already", lang, score=score))
+            score = result.score
+            text = t("daily.already", lang, score=score) + "\n" + t("daily.compare_offer", lang)
+            await send(interaction, text, view=compare_view(result.day, lang))
             return
         await self.hands.send_hand(interaction, table, t("daily.intro", lang))
+
+    @app_commands.command(
+        name="replay", description=ls("Replay a finished deal as an animated picture", "cmd.replay")
+    )
+    @app_commands.describe(
+        match=ls("Match number (see /batak history)", "opt.match"),
+        deal=ls("Deal number in the match (default: the last)", "opt.deal"),
+        file=ls("A batak-deal/1 file: one deal or a JSON Lines match", "opt.file"),
+    )
+    @app_commands.guild_only()
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[int, 1] | None = None,
+        deal: app_commands.Range[int, 1, 99] | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        await self.reviews.replay(interaction, match, deal, file)
+
+    @app_commands.command(
+        name="review",
+        description=ls("Where a finished deal was won or lost (only you see it)", "cmd.review"),
+    )
+    @app_commands.describe(
+        match=ls("Match number (see /batak history)", "opt.match"),
+        deal=ls("Deal number in the match (default: the last)", "opt.deal"),
+        file=ls("A batak-deal/1 file: one deal or a JSON Lines match", "opt.file"),
+    )
+    @app_commands.guild_only()
+    async def review(
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[int, 1] | None = None,
+        deal: app_commands.Range[int, 1, 99] | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        await self.reviews.review(interaction, match, deal, file)
 
     @app_commands.command(name="rules", description=ls("The rules of Batak", "cmd.rules"))
     @app_commands.describe(preset=ls("Which rule set", "opt.rules_preset"))
@@ -449,133 +494,6 @@ class BatakCog(
         if preset is None and interaction.guild_id is not None:
             name = (await self.store.get_guild_settings(interaction.guild_id)).preset
         await send(interaction, rules_text(name, lang))
-
-    settings_group = app_commands.Group(
-        name="settings",
-        description=ls("Settings of the server or your own", "cmd.settings_group"),
-        guild_only=True,
-    )
-
-    @settings_group.command(
-        name="server", description=ls("Server settings (Manage Server)", "cmd.settings")
-    )
-    @app_commands.describe(
-        language=ls("Language of public messages", "opt.language"),
-        preset=ls("Default rule set", "opt.preset"),
-        deals=ls("Default number of deals (0: the preset's)", "opt.deals_default"),
-        pace=ls("Default pace", "opt.pace"),
-        live_timer=ls("Turn timer of live tables, seconds (10-3600)", "opt.live_timer"),
-        async_timer=ls("Turn timer of async tables, hours (1-168)", "opt.async_timer"),
-        computer=ls("Computer player level", "opt.computer"),
-        threads=ls("Open each table in a new thread", "opt.threads"),
-        hints=ls("Hints at casual tables (never at rated ones)", "opt.hints"),
-    )
-    @app_commands.choices(
-        language=LANGUAGE_CHOICES,
-        preset=PRESET_CHOICES,
-        pace=[
-            app_commands.Choice(name=ls("live", "pace.live"), value="live"),
-            app_commands.Choice(name=ls("async", "pace.async"), value="async"),
-        ],
-        computer=[app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVELS],
-    )
-    async def settings_server(
-        self,
-        interaction: discord.Interaction[Any],
-        language: str | None = None,
-        preset: str | None = None,
-        deals: app_commands.Range[int, 0, 20] | None = None,
-        pace: str | None = None,
-        live_timer: app_commands.Range[int, 10, 3600] | None = None,
-        async_timer: app_commands.Range[int, 1, 168] | None = None,
-        computer: str | None = None,
-        threads: bool | None = None,
-        hints: bool | None = None,
-    ) -> None:
-        guild_id = guild_of(interaction)
-        if not is_admin(interaction):
-            raise ServiceError("error.manage_server")
-        changes: dict[str, Any] = {}
-        if language is not None:
-            changes["language"] = language
-        if preset is not None:
-            changes["preset"] = preset
-        if deals is not None:
-            changes["deals"] = deals or None
-        if pace is not None:
-            changes["pace"] = pace
-        if live_timer is not None:
-            changes["live_turn_timeout_s"] = live_timer
-        if async_timer is not None:
-            changes["async_turn_timeout_s"] = async_timer * 3600
-        if computer is not None:
-            changes["bot_level"] = computer
-        if threads is not None:
-            changes["use_threads"] = threads
-        if hints is not None:
-            changes["casual_hints"] = hints
-        if changes:
-            try:
-                g = await self.store.update_guild_settings(guild_id, **changes)
-            except InvalidSettingError as exc:
-                raise ServiceError("error.bad_setting", reason=str(exc)) from exc
-            self.languages.remember(guild_id, g.language)
-        else:
-            g = await self.store.get_guild_settings(guild_id)
-        lang = await self.languages.of(interaction)
-        text = settings_text(g, lang)
-        if changes:
-            text = t("settings.saved", lang) + "\n" + text
-        await send(interaction, text)
-
-    @settings_group.command(
-        name="me", description=ls("Your own settings, in every server", "cmd.settings_me")
-    )
-    @app_commands.describe(
-        language=ls("The language the bot speaks to you", "opt.my_language"),
-        four_colour=ls("Four-colour deck: diamonds blue, clubs green", "opt.four_colour"),
-        theme=ls("Light or dark pictures", "opt.theme"),
-        reset=ls("Forget your choices (back to the defaults)", "opt.reset"),
-    )
-    @app_commands.choices(
-        language=LANGUAGE_CHOICES,
-        theme=[
-            app_commands.Choice(name=choice("settings.theme_dark"), value="dark"),
-            app_commands.Choice(name=choice("settings.theme_light"), value="light"),
-        ],
-    )
-    async def settings_me(
-        self,
-        interaction: discord.Interaction[Any],
-        language: str | None = None,
-        four_colour: bool | None = None,
-        theme: str | None = None,
-        reset: bool = False,
-    ) -> None:
-        """A person's own choices; applied to everything they are shown privately."""
-        changes: dict[str, Any] = {}
-        if reset:
-            changes = {"language": None, "four_colour": None, "theme": None}
-        if language is not None:
-            changes["language"] = language
-        if four_colour is not None:
-            changes["four_colour"] = four_colour
-        if theme is not None:
-            changes["theme"] = theme
-        uid = interaction.user.id
-        if changes:
-            try:
-                me = await self.store.update_user_settings(uid, **changes)
-            except InvalidSettingError as exc:
-                raise ServiceError("error.bad_setting", reason=str(exc)) from exc
-            self.languages.remember_personal(me)
-        else:
-            me = await self.languages.personal(uid)
-        lang = await self.languages.of(interaction)
-        text = personal_text(me, lang)
-        if changes:
-            text = t("settings.saved", lang) + "\n" + text
-        await send(interaction, text)
 
 
 async def setup(bot: BatakBot) -> None:

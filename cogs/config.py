@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from data import DEFAULT_PATH
+from data import DEFAULT_PATH, is_postgres_url, sqlite_path
 
 from .service import ServiceConfig
 
@@ -29,6 +29,20 @@ class ConfigError(ValueError):
     """A setting with a bad value; the message names it."""
 
 
+def _database(e: Mapping[str, str]) -> str:
+    """``DATABASE_URL`` (sqlite:///PATH or postgresql://...) if set, else the SQLite file
+    ``DATABASE_PATH`` (the setting of old, still honoured), else the default file."""
+    url = e.get("DATABASE_URL", "").strip()
+    if not url:
+        return str(Path(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE))
+    if is_postgres_url(url):
+        return url
+    try:
+        return sqlite_path(url)
+    except ValueError as exc:
+        raise ConfigError(f"DATABASE_URL: {exc}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class BotConfig:
     token: str
@@ -40,6 +54,32 @@ class BotConfig:
     max_timeouts: int = 2
     daily_deals: int = 3
     turn_timeout: float | None = None
+    # shards: None = let Discord recommend the count / run all of them
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    # the operator's view
+    log_format: str = "text"
+    error_webhook_url: str | None = None
+    error_webhook_per_minute: int = 5
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """This process runs the shard of the server (``(guild_id >> 22) % count``)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+    @property
+    def runs_shard_zero(self) -> bool:
+        """The process that syncs the slash commands (one of them is enough)."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
+    hand_edit_interval: float = 1.0
+    """At most one edit of a person's open hand per this many seconds (bursts coalesce)."""
+    ping_grace_live: float = 20.0
+    """A person who sees their turn in their open hand is pinged only after this long."""
+    ping_grace_async: float = 1800.0
 
     def service_config(self) -> ServiceConfig:
         return ServiceConfig(
@@ -86,9 +126,17 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
     timeout = _float(e, "TURN_TIMEOUT_SECONDS", 0.0, 0.0, 7 * 86400.0)
+    shard_count, shard_ids = _shards(e)
+    log_format = e.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in ("text", "json"):
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}")
+    webhook = e.get("ERROR_WEBHOOK_URL", "").strip()
+    if webhook and not webhook.startswith(("https://", "http://")):
+        raise ConfigError(f"ERROR_WEBHOOK_URL must be a webhook URL (https://...), not {webhook!r}")
+    port = _int(e, "METRICS_PORT", 0, 0, 65535) if e.get("METRICS_PORT", "").strip() else None
     return BotConfig(
         token=token,
-        database_path=str(Path(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)),
+        database_path=_database(e),
         dev_guild_id=int(guild_raw) if guild_raw else None,
         log_level=level,
         bot_delay=_float(e, "BOT_DELAY_SECONDS", 1.5, 0.0, 60.0),
@@ -96,4 +144,34 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
         max_timeouts=_int(e, "MAX_TIMEOUTS", 2, 1, 20),
         daily_deals=_int(e, "DAILY_DEALS", 3, 1, 20),
         turn_timeout=timeout or None,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        log_format=log_format,
+        error_webhook_url=webhook or None,
+        error_webhook_per_minute=_int(e, "ERROR_WEBHOOK_PER_MINUTE", 5, 1, 60),
+        metrics_port=port,
+        metrics_host=e.get("METRICS_HOST", "").strip() or "127.0.0.1",
+        hand_edit_interval=_float(e, "HAND_EDIT_INTERVAL_SECONDS", 1.0, 0.0, 60.0),
+        ping_grace_live=_float(e, "PING_GRACE_SECONDS", 20.0, 0.0, 3600.0),
+        ping_grace_async=_float(e, "ASYNC_PING_GRACE_SECONDS", 1800.0, 0.0, 7 * 86400.0),
     )
+
+
+def _shards(e: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` (empty: Discord's recommendation) and ``SHARD_IDS`` (comma
+    separated; empty: all), checked together."""
+    count = _int(e, "SHARD_COUNT", 0, 1, 4096) if e.get("SHARD_COUNT", "").strip() else None
+    raw = e.get("SHARD_IDS", "").strip()
+    if not raw:
+        return count, None
+    if count is None:
+        raise ConfigError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+    parts = [p.strip() for p in raw.split(",")]
+    if not all(p.isdigit() for p in parts):
+        raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas, not {raw!r}")
+    ids = tuple(sorted({int(p) for p in parts}))
+    if ids[-1] >= count:
+        raise ConfigError(
+            f"SHARD_IDS must be from 0 to {count - 1} (SHARD_COUNT={count}), not {raw}"
+        )
+    return count, ids

@@ -16,14 +16,15 @@ from data import Store
 
 from . import pictures
 from .announcements import Announcer
-from .components import HandClick, hand_view
+from .components import HandClick, hand_view, release
 from .i18n import t
+from .live import LiveHands
 from .pictures import Picture, files_of
 from .replies import NO_PINGS, Languages, is_admin, send
 from .service import ServiceError, StaleAction, Table, TableService
 from .text.hints import hint_message
 from .text.summaries import deal_summary_text, hand_text
-from .text.words import clip, display_name
+from .text.words import clip, display_name, table_language
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +33,33 @@ class Hands:
     """Hand messages, and the clicks on hand and table buttons."""
 
     def __init__(
-        self, store: Store, service: TableService, languages: Languages, announcer: Announcer
+        self,
+        store: Store,
+        service: TableService,
+        languages: Languages,
+        announcer: Announcer,
+        interval: float = 1.0,
     ) -> None:
         self.store = store
         self.service = service
         self.languages = languages
         self.announcer = announcer
+        self.live = LiveHands(self.live_payload, announcer.find, interval)
+        announcer.live = self.live
+
+    async def live_payload(
+        self, table: Table, seat: int, lang: str, shown_picture: Any
+    ) -> tuple[dict[str, Any], Any]:
+        """A hand as :class:`~cogs.live.LiveHands` edits it: the picture is drawn (and sent)
+        only when it differs from ``shown_picture`` (the hand, and which cards are legal)."""
+        content = hand_text(table, seat, lang)
+        view = hand_view(table, seat, lang)
+        drawing = pictures.hand_picture(table, seat, lang)
+        key = drawing.view if drawing is not None else None
+        payload: dict[str, Any] = {"content": clip(content), "view": view, "files": None}
+        if key != shown_picture:
+            payload["files"] = files_of(await pictures.draw(drawing))
+        return payload, key
 
     async def hand_payload(
         self,
@@ -58,7 +80,8 @@ class Hands:
         for drawing in drawings:
             pics.append(await pictures.draw(drawing))
         files = [f for p in pics for f in files_of(p)]
-        return {"content": clip(content), "files": files, "view": view}
+        key = drawings[-1].view if drawings[-1] is not None else None
+        return {"content": clip(content), "files": files, "view": view, "key": key}
 
     async def looks(self, table: Table, seat: int) -> pictures.Looks:
         """How the person in ``seat`` chose to see their private pictures."""
@@ -80,7 +103,19 @@ class Hands:
         if table.match is None:
             raise ServiceError("error.not_started")
         payload = await self.hand_payload(table, seat, lang, notice)
-        await send(interaction, payload["content"], files=payload["files"], view=payload["view"])
+        msg = await send(
+            interaction, payload["content"], files=payload["files"], view=payload["view"]
+        )
+        if msg is not None and not table.is_daily:
+            self.live.opened(
+                table,
+                interaction.user.id,
+                interaction,
+                msg.id,
+                lang,
+                shown=payload,
+                picture=payload["key"],
+            )
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], click: HandClick) -> None:
         """A hand button. Only its owner's own hand message is ever edited (the click is
@@ -121,6 +156,7 @@ class Hands:
             await send(interaction, t(key, lang) + "\n" + t("error.not_started", lang))
             return
         payload = await self.hand_payload(table, seat, lang, "⚠️ " + t(key, lang))
+        # An answer, not a hand that follows the game: the hand they opened stays the one.
         await send(interaction, payload["content"], files=payload["files"], view=payload["view"])
 
     async def _hand_button(self, interaction: discord.Interaction[Any], click: HandClick) -> None:
@@ -137,6 +173,11 @@ class Hands:
         if table.match is None:
             raise ServiceError("error.not_started")
         await interaction.response.defer()  # this message will be updated in place
+        live = not table.is_daily and my_seat == seat and interaction.message is not None
+        if live and interaction.message is not None:
+            # This press's token is the freshest that can edit this hand: the hand
+            # follows the game through it (and the edit answers the press).
+            self.live.opened(table, user, interaction, interaction.message.id, lang)
         notice: str | None = None
         alert: str | None = None
         extra: list[Picture | None] = []
@@ -174,13 +215,32 @@ class Hands:
                         )
         if alert is not None:
             notice = "⚠️ " + alert  # the answer is this edit: one answer per click
+        if live and notice is None and not extra and interaction.message is not None:
+            # The live hand shows the new state (one edit, through this press's token).
+            if code == "ref":
+                self.live.redraw(interaction.message.id)
+            self.live.request(table)
+            return
         payload = await self.hand_payload(table, my_seat, lang, notice, extra)
-        await interaction.edit_original_response(
-            content=payload["content"],
-            attachments=payload["files"],
-            view=payload["view"],
-            allowed_mentions=NO_PINGS,
-        )
+        try:
+            await interaction.edit_original_response(
+                content=payload["content"],
+                attachments=payload["files"],
+                view=payload["view"],
+                allowed_mentions=NO_PINGS,
+            )
+        finally:
+            release(payload["view"])
+        if live and interaction.message is not None:
+            self.live.opened(
+                table,
+                user,
+                interaction,
+                interaction.message.id,
+                lang,
+                shown=payload,
+                picture=payload["key"],
+            )
 
     async def _daily_result_text(self, table: Table, lang: str) -> str:
         match = table.match
@@ -212,7 +272,9 @@ class Hands:
             await interaction.response.defer(ephemeral=True, thinking=True)
             new = await self.service.rematch(table_id, user.id, display_name(user))
             await self.announcer.post_table_message(new)
-            await send(interaction, t("rematch.opened", lang, table=new.id))
+            await self.announcer.call_rematch(new)
+            start = t("button.start", table_language(new))
+            await send(interaction, t("rematch.opened", lang, table=new.id, start=start))
             return
         if table is None or table.status not in ("lobby", "playing"):
             raise ServiceError("error.table_over")
@@ -231,7 +293,7 @@ class Hands:
             text = t("lobby.bot_added", lang, seat=seat + 1)
         elif what == "start":
             await self.service.start(table_id, user.id)
-            text = t("lobby.started", lang)
+            text = t("lobby.started", lang, show=t("button.show_hand", table_language(table)))
         elif what == "cancel":
             await self.service.cancel(table_id, user.id, is_admin=is_admin(interaction))
             text = t("lobby.cancelled", lang)

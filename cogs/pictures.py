@@ -112,7 +112,7 @@ def table_picture(table: Table, lang: str) -> Drawing | None:
         return _prepare(
             name,
             t("alt.table", lang),
-            lambda: img_build.auction_view_from_match(match, names, 0),
+            lambda: img_build.auction_view_from_match(match, names, 0, spectator=True),
             partial(render_auction, lang=lang),
         )
     return _prepare(

@@ -12,7 +12,7 @@ import discord
 from data import Store, StoreError, UserSettings
 
 from .components import release
-from .i18n import resolve, t
+from .i18n import language_of, resolve, t
 from .service import ServiceError
 from .text.words import clip
 
@@ -47,20 +47,31 @@ class Languages:
         """A person's settings were just changed."""
         self._people[settings.user_id] = settings
 
-    async def server(self, guild_id: int | None) -> str:
+    async def server(
+        self, guild_id: int | None, guild_locale: str | discord.Locale | None = None
+    ) -> str:
+        """The server's language: its setting, else (never set) its Discord locale when
+        there is a catalogue for it, else English."""
         if guild_id is None:
             return "en"
         lang = self._languages.get(guild_id)
         if lang is None:
-            lang = (await self.store.get_guild_settings(guild_id)).language
-            self._languages[guild_id] = lang
+            g = await self.store.get_guild_settings(guild_id)
+            if g.updated_at is not None:  # the server chose its settings
+                lang = g.language
+                self._languages[guild_id] = lang
+            else:
+                return language_of(guild_locale) or g.language
         return lang
 
     async def of(self, interaction: discord.Interaction[Any]) -> str:
+        """The reader's language (replies): their own setting, else their locale, else
+        the server's language."""
         chosen = (await self.personal(interaction.user.id)).language
         if chosen is not None:
             return chosen
-        return resolve(interaction.locale, await self.server(interaction.guild_id))
+        server = await self.server(interaction.guild_id, interaction.guild_locale)
+        return resolve(interaction.locale, server)
 
     def remember(self, guild_id: int, language: str) -> None:
         """The server's language was just changed to ``language``."""
@@ -74,8 +85,10 @@ async def send(
     ephemeral: bool = True,
     files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
-) -> None:
-    """Answer an interaction (first response or follow-up), never pinging anyone."""
+) -> discord.WebhookMessage | None:
+    """Answer an interaction (first response or follow-up), never pinging anyone.
+
+    Returns the message of a follow-up (a deferred answer), None for a first response."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
     if files:
         kwargs["files"] = files
@@ -83,9 +96,9 @@ async def send(
         kwargs["view"] = view
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(clip(content), **kwargs)
-        else:
-            await interaction.response.send_message(clip(content), **kwargs)
+            return await interaction.followup.send(clip(content), wait=True, **kwargs)
+        await interaction.response.send_message(clip(content), **kwargs)
+        return None
     finally:
         release(view)
 

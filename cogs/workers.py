@@ -22,9 +22,11 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
+
+from .ops.metrics import METRICS
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,8 @@ class Worker:
         """How many worker processes were started (the first, then one per death)."""
         self.retried = 0
         """How many calls were tried again because their worker died."""
+        self.pid: int | None = None
+        """The current worker process, once it answered (for the health check)."""
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -58,7 +62,25 @@ class Worker:
                 initargs=(os.getpid(), self._niceness),
             )
             self.started += 1
+            pool = self._pool
+            pool.submit(os.getpid).add_done_callback(lambda f: self._learn_pid(pool, f))
         return self._pool
+
+    def _learn_pid(self, pool: ProcessPoolExecutor, done: Future[int]) -> None:
+        if pool is self._pool and not done.cancelled() and done.exception() is None:
+            self.pid = done.result()
+
+    def alive(self) -> bool:
+        """The worker process exists and is not a zombie (False before it answered once
+        and after it died, until it is replaced)."""
+        if self.pid is None:
+            return False
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            return False
+        return state not in ("Z", "X")
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker process; once more on a new one if it dies."""
@@ -78,7 +100,8 @@ class Worker:
             return
         log.warning("%s worker died; starting one new worker", self.name)
         broken.shutdown(wait=False, cancel_futures=True)
-        self._pool = None
+        self._pool, self.pid = None, None
+        METRICS.worker_restarts.labels(self.name).inc()
         self._executor().submit(_nothing)  # the new process starts now, cold
 
     def start(self) -> None:
@@ -89,6 +112,11 @@ class Worker:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            self.pid = None
+
+
+def _nothing() -> None:
+    return None
 
 
 def _start_worker(parent: int, niceness: int = 0) -> None:
@@ -107,10 +135,6 @@ def _start_worker(parent: int, niceness: int = 0) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _nothing() -> None:
-    return None
-
-
 def _warm_up_drawing() -> None:
     import images
 
@@ -122,13 +146,25 @@ def _warm_up_drawing() -> None:
 BACKGROUND = 10
 DRAWING = Worker("drawing", _warm_up_drawing, BACKGROUND)
 THINKING = Worker("thinking", niceness=BACKGROUND)
+# Reviews (double-dummy searches of whole deals, seconds each) get a process of their own,
+# lower still: a computer player's move in the thinking worker never waits behind one.
+REVIEW = Worker("review", niceness=BACKGROUND + 5)
+
+
+ALL = (DRAWING, THINKING)
 
 
 def start_all() -> None:
-    DRAWING.start()
-    THINKING.start()
+    for w in ALL:
+        w.start()
+
+
+def alive() -> dict[str, bool]:
+    """Each worker by name: is its process alive?"""
+    return {w.name: w.alive() for w in ALL}
 
 
 def close_all() -> None:
     DRAWING.close()
     THINKING.close()
+    REVIEW.close()

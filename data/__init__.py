@@ -1,8 +1,9 @@
 """Durable storage for batak-bot: tables in progress, finished matches, per-server
 standings (openskill ratings), daily results, announcements and server settings, on
-SQLite.
+SQLite (one process) or PostgreSQL (several processes).
 
-    store = await Store.open()          # $DATABASE_PATH or DEFAULT_PATH (data/batak.sqlite3)
+    store = await Store.open()          # $DATABASE_URL, else $DATABASE_PATH, else
+                                        # DEFAULT_PATH (data/batak.sqlite3)
     game = await store.create_game(guild_id, channel_id, host_id, settings, seats=seats)
     move = await store.append_action(game.id, game.move, "bid 5", seat=1, phase="auction",
                                      to_act=2)
@@ -12,6 +13,11 @@ SQLite.
         await store.mark_announced(a.id)
 
 A damaged file raises ``DatabaseDamagedError`` at open (exit with ``EXIT_DATABASE_DAMAGED``).
+
+Several processes on one PostgreSQL database: ``append_action`` is a compare-and-set under
+the table row's lock, so two writers never both apply a move; ``async with
+store.table_lock(game_id):`` also keeps other processes out of a table while one loads,
+decides and appends (an advisory lock, released with the connection if the process dies).
 """
 
 from .base import KEEP
@@ -57,7 +63,7 @@ from .models import (
     user_key,
 )
 from .schema import LATEST_VERSION
-from .store import DEFAULT_PATH, Store, default_path
+from .store import DEFAULT_PATH, Store, default_path, default_url, is_postgres_url, sqlite_path
 
 __all__ = [
     "BOT_LEVELS",
@@ -101,7 +107,10 @@ __all__ = [
     "UserSettings",
     "bot_key",
     "default_path",
+    "default_url",
     "display_rating",
+    "is_postgres_url",
     "ordinal",
+    "sqlite_path",
     "user_key",
 ]

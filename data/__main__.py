@@ -1,4 +1,4 @@
-"""Command line: ``python -m data bench | info [PATH] | migrate [PATH] | backup DEST [PATH]``."""
+"""Command line: ``python -m data bench | info [DB] | migrate [DB] | backup DEST [PATH]``."""
 
 from __future__ import annotations
 
@@ -11,19 +11,22 @@ from dotenv import load_dotenv
 from .backup import backup_database
 from .models import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, StoreError
 from .schema import LATEST_VERSION
-from .store import Store, default_path
+from .store import Store, default_url, is_postgres_url, sqlite_path
 
 USAGE = f"""usage: python -m data COMMAND
 
-  bench [--matches N] [--actions N] [--dir D]
-                     commit latency, leaderboard time over N stored matches, size per match
-  info [PATH]        schema version and row counts of the database
-  migrate [PATH]     create the database or bring it to the current schema
-  backup DEST [PATH] copy the database to the new file DEST (safe while the bot runs)
+  bench [--matches N] [--actions N] [--dir D] [--tables N] [--moves N] [--url URL]
+                     commit latency, 200 tables at once, leaderboard time over N stored
+                     matches, size per match; on PostgreSQL when the URL is postgresql://
+  info [DB]          schema version and row counts of the database
+  migrate [DB]       create the database or bring it to the current schema
+  backup DEST [PATH] copy the SQLite database to the new file DEST (safe while the bot
+                     runs); for PostgreSQL use pg_dump
 
-PATH defaults to $DATABASE_PATH (also read from .env), else batak.sqlite3 in the data/
-package folder: the same default as the bot. Exit status: 0 done, 1 error, 2 bad usage,
-{EXIT_DATABASE_DAMAGED} the database is damaged."""
+DB is a file path, sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE. It
+defaults to $DATABASE_URL, else $DATABASE_PATH (both also read from .env), else
+batak.sqlite3 in the data/ package folder: the same default as the bot.
+Exit status: 0 done, 1 error, 2 bad usage, {EXIT_DATABASE_DAMAGED} the database is damaged."""
 
 TABLES = (
     "games",
@@ -43,10 +46,14 @@ async def _info(path: str, migrate_only: bool) -> None:
         print(f"{store.path}: schema version {store.schema_version} (code: {LATEST_VERSION})")
         if migrate_only:
             return
+        catalog = (
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?"
+            if store.dialect == "sqlite"
+            else "SELECT count(*) FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_name = ?"
+        )
         for table in TABLES:
-            exists = await store._scalar(
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", (table,)
-            )
+            exists = await store._scalar(catalog, (table,))
             if exists:
                 n = await store._scalar(f"SELECT count(*) FROM {table}")
                 print(f"  {table:<15} {n:>10,}")
@@ -60,18 +67,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE)
         return 0 if args else 2
     cmd, rest = args[0], args[1:]
-    load_dotenv()  # the bot's .env, so both open the same DATABASE_PATH
+    load_dotenv()  # the bot's .env, so both open the same DATABASE_URL / DATABASE_PATH
     try:
         if cmd == "bench":
             from .bench import main as bench_main
 
             bench_main(rest)
         elif cmd in ("info", "migrate") and len(rest) <= 1:
-            path = rest[0] if rest else str(default_path())
+            path = rest[0] if rest else default_url()
             asyncio.run(_info(path, cmd == "migrate"))
         elif cmd == "backup" and len(rest) in (1, 2):
-            source = rest[1] if len(rest) == 2 else str(default_path())
-            done = backup_database(source, rest[0])
+            source = rest[1] if len(rest) == 2 else default_url()
+            if is_postgres_url(source):
+                print(
+                    "error: backup copies SQLite files; for PostgreSQL use pg_dump "
+                    "(e.g. pg_dump -Fc -f batak.dump DATABASE_URL)",
+                    file=sys.stderr,
+                )
+                return 1
+            done = backup_database(sqlite_path(source), rest[0])
             print(
                 f"backed up {done.source} (schema version {done.schema_version}) to "
                 f"{done.dest}: {done.size_bytes:,} bytes in {done.seconds:.2f} s, "
@@ -83,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DatabaseDamagedError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_DATABASE_DAMAGED
-    except (StoreError, OSError) as e:
+    except (StoreError, OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0

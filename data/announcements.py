@@ -13,16 +13,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
-from .base import Row, StoreBase, _dumps, _iso
+from .base import Connection, Row, StoreBase, _dumps, _iso
 from .models import Announcement, PendingAnnouncement
 
 
 class AnnouncementStore(StoreBase):
     async def _enqueue(
         self,
-        db: aiosqlite.Connection,
+        db: Connection,
         guild_id: int,
         announcements: Sequence[Announcement],
         *,
@@ -38,11 +36,10 @@ class AnnouncementStore(StoreBase):
                 raise TypeError(f"expected an Announcement, not {a!r}")
             cur = await db.execute(
                 "INSERT INTO announcements (guild_id, game_id, match_id, channel_id, kind, "
-                "payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, game_id, match_id, a.channel_id, a.kind, _dumps(dict(a.payload)), when),
             )
-            assert cur.lastrowid is not None
-            ids.append(cur.lastrowid)
+            ids.append(int((await cur.fetchone())[0]))
         return ids
 
     async def announce(
@@ -91,4 +88,4 @@ class AnnouncementStore(StoreBase):
                 "UPDATE announcements SET announced_at = ? WHERE id = ? AND announced_at IS NULL",
                 (_iso(self._now()), announcement_id),
             )
-            return cur.rowcount == 1
+            return bool(cur.rowcount == 1)

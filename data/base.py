@@ -7,13 +7,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import aiosqlite
+import asyncpg
 
 from .models import (
     OPEN_STATUSES,
@@ -42,7 +44,8 @@ class _Keep:
 
 KEEP: Final = _Keep()
 
-Row = sqlite3.Row
+# sqlite3.Row or asyncpg.Record: both are read by column name or position.
+Row = Any
 
 
 def _dumps(obj: Any) -> str:
@@ -91,12 +94,184 @@ def is_busy(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and code is not None and code & 0xFF in (5, 6)
 
 
+Dialect = Literal["sqlite", "postgresql"]
+
+
+def to_numbered(sql: str) -> str:
+    """``?`` placeholders to PostgreSQL's ``$1, $2, ...`` (outside quoted text)."""
+    out: list[str] = []
+    n = 0
+    quote: str | None = None
+    for ch in sql:
+        if quote is not None:
+            if ch == quote:
+                quote = None
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "?":
+            n += 1
+            out.append(f"${n}")
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+class Cursor:
+    """What a statement returned: its rows and how many rows it changed."""
+
+    def __init__(self, rows: Sequence[Row], rowcount: int) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+
+    async def fetchone(self) -> Row | None:
+        return self._rows[0] if self._rows else None
+
+    async def fetchall(self) -> list[Row]:
+        return list(self._rows)
+
+    def __aiter__(self) -> AsyncIterator[Row]:
+        return self._iter()
+
+    async def _iter(self) -> AsyncIterator[Row]:
+        for r in self._rows:
+            yield r
+
+
+class _Pending:
+    """``await db.execute(...)`` or ``async with db.execute(...) as cur`` (aiosqlite's way)."""
+
+    def __init__(self, run: Awaitable[Cursor]) -> None:
+        self._run = run
+
+    def __await__(self) -> Any:
+        return self._run.__await__()
+
+    async def __aenter__(self) -> Cursor:
+        return await self._run
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class Connection:
+    """The one place where the two backends differ at the level of a statement.
+
+    The store's queries are written once, with ``?`` placeholders and SQL that both
+    SQLite (3.35+) and PostgreSQL understand (``ON CONFLICT ... DO UPDATE``,
+    ``RETURNING``, partial indexes, window functions); this adapter numbers the
+    placeholders for PostgreSQL, runs the statement and hands back a ``Cursor``.
+    """
+
+    dialect: Dialect
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> _Pending:
+        return _Pending(self._run(sql, args))
+
+    async def _run(self, sql: str, args: Sequence[Any]) -> Cursor:
+        raise NotImplementedError
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def in_transaction(self) -> bool:
+        raise NotImplementedError
+
+    def is_unique_violation(self, exc: BaseException, table: str, column: str) -> bool:
+        """Whether ``exc`` is a failed UNIQUE constraint on ``table.column``."""
+        raise NotImplementedError
+
+
+class SqliteConnection(Connection):
+    dialect: Dialect = "sqlite"
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.raw = db
+
+    async def _run(self, sql: str, args: Sequence[Any]) -> Cursor:
+        async with self.raw.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+            return Cursor(list(rows), cur.rowcount)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.raw.executemany(sql, rows)
+
+    async def close(self) -> None:
+        await self.raw.close()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.in_transaction
+
+    def is_unique_violation(self, exc: BaseException, table: str, column: str) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError) and f"{table}.{column}" in str(exc)
+
+
+_RETURNS_ROWS: Final = re.compile(r"^\s*(SELECT|WITH|SHOW)\b|\bRETURNING\b", re.I)
+
+
+class PostgresConnection(Connection):
+    dialect: Dialect = "postgresql"
+
+    def __init__(self, db: asyncpg.Connection) -> None:
+        self.raw = db
+        self._numbered: dict[str, str] = {}
+
+    def _sql(self, sql: str) -> str:
+        out = self._numbered.get(sql)
+        if out is None:
+            out = self._numbered[sql] = to_numbered(sql)
+        return out
+
+    async def _run(self, sql: str, args: Sequence[Any]) -> Cursor:
+        # fetch / execute use asyncpg's cache of prepared statements; only execute tells
+        # how many rows a statement changed
+        if _RETURNS_ROWS.search(sql):
+            return Cursor(await self.raw.fetch(self._sql(sql), *args), -1)
+        status = await self.raw.execute(self._sql(sql), *args)
+        last = status.rsplit(" ", 1)[-1]
+        return Cursor([], int(last) if last.isdigit() else -1)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.raw.executemany(self._sql(sql), [tuple(r) for r in rows])
+
+    async def close(self) -> None:
+        await self.raw.close()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.is_in_transaction()
+
+    def is_unique_violation(self, exc: BaseException, table: str, column: str) -> bool:
+        return isinstance(exc, asyncpg.UniqueViolationError) and (
+            getattr(exc, "table_name", None) == table
+            and f"({column})" in str(getattr(exc, "detail", "") or "")
+        )
+
+
+# Advisory lock keys: (namespace, id) pairs of pg_advisory_lock(int, int).
+LOCK_MIGRATE: Final = 0x4241  # one migrator at a time
+LOCK_TABLE: Final = 0x4254  # table_lock(game_id)
+LOCK_KEY: Final = 0x424B  # check-then-write sections keyed by a hash (a host, a daily try)
+TABLE_LOCK_DELAYS: Final = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0)
+
+
 class StoreBase:
-    """The connection and its transactions; the per-concern stores build on it."""
+    """The connection and its transactions; the per-concern stores build on it.
+
+    Writes: on SQLite ``BEGIN IMMEDIATE`` takes the file's one write lock, so a
+    transaction's reads stay true until it commits. On PostgreSQL (READ COMMITTED)
+    a write transaction locks what its checks read instead: ``_game_row`` inside
+    ``_tx`` is ``SELECT ... FOR UPDATE`` (the table's row), and ``_key_lock`` takes a
+    transaction-scoped advisory lock for checks on rows that may not exist yet.
+    """
 
     def __init__(
         self,
-        db: aiosqlite.Connection,
+        db: Connection,
         path: str,
         clock: Callable[[], datetime],
         sleep: Sleep = asyncio.sleep,
@@ -106,8 +281,15 @@ class StoreBase:
         self._clock = clock
         self._sleep = sleep
         self._lock = asyncio.Lock()
+        self._in_write = False
+        self._table_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, users
         self.schema_version = 0
         self.busy_retries = 0  # transactions started again after "database is locked"
+
+    @property
+    def dialect(self) -> Dialect:
+        """'sqlite' or 'postgresql'."""
+        return self._db.dialect
 
     def _now(self) -> datetime:
         return _utc(self._clock())
@@ -119,32 +301,40 @@ class StoreBase:
 
     async def _scalar_row(self, sql: str, args: Sequence[Any]) -> Row | None:
         async with self._db.execute(sql, args) as cur:
-            row: Row | None = await cur.fetchone()
-        return row
+            return await cur.fetchone()
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any error.
+    async def _tx(self) -> AsyncIterator[Connection]:
+        """One write transaction, rolled back on any error.
 
-        aiosqlite runs the statements of a connection in order, so even when the
-        awaiting task is cancelled half-way, the ROLLBACK queued here runs after
-        whatever was already sent, and the connection never stays in a transaction.
+        SQLite: ``BEGIN IMMEDIATE ... COMMIT``. aiosqlite runs the statements of a
+        connection in order, so even when the awaiting task is cancelled half-way, the
+        ROLLBACK queued here runs after whatever was already sent, and the connection
+        never stays in a transaction. PostgreSQL: ``BEGIN ... COMMIT`` (READ COMMITTED).
         """
         async with self._lock:
             try:
-                await self._begin("BEGIN IMMEDIATE")
+                await self._begin("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
+                self._in_write = True
                 yield self._db
                 await self._db.execute("COMMIT")
             except BaseException:
                 await self._rollback()
                 raise
+            finally:
+                self._in_write = False
 
     @asynccontextmanager
-    async def _snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _snapshot(self) -> AsyncIterator[Connection]:
         """A read transaction: several SELECTs that see one state of the database."""
+        begin = (
+            "BEGIN"
+            if self.dialect == "sqlite"
+            else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        )
         async with self._lock:
             try:
-                await self._begin("BEGIN")
+                await self._begin(begin)
                 yield self._db
                 await self._db.execute("COMMIT")
             except BaseException:
@@ -173,17 +363,36 @@ class StoreBase:
                 await self._sleep(delay)
 
     async def _rollback(self) -> None:
-        # OperationalError: no transaction was open (BEGIN failed, or COMMIT went through)
-        with contextlib.suppress(sqlite3.OperationalError):
+        if self.dialect == "sqlite":
+            # OperationalError: no transaction was open (BEGIN failed, or COMMIT went through)
+            with contextlib.suppress(sqlite3.OperationalError):
+                await self._db.execute("ROLLBACK")
+        else:
+            # Unconditionally, as on SQLite: a cancelled BEGIN may still be on its way to
+            # the server, so "not in a transaction" now does not mean it stays so. A
+            # ROLLBACK outside a transaction is only a warning.
             await self._db.execute("ROLLBACK")
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _read(self) -> AsyncIterator[Connection]:
         async with self._lock:
             yield self._db
 
+    async def _key_lock(self, *key: object) -> None:
+        """Inside ``_tx``: on PostgreSQL, hold an advisory lock on ``key`` until the
+        transaction ends, so a check for a row that does not exist yet (the host's open
+        table, the player's daily try) stays true until our insert. SQLite's write
+        lock already covers it."""
+        if self.dialect == "postgresql":
+            await self._db.execute(
+                "SELECT pg_advisory_xact_lock(?, hashtext(?))", (LOCK_KEY, repr(key))
+            )
+
     async def _game_row(self, game_id: int) -> Row:
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+        sql = "SELECT * FROM games WHERE id = ?"
+        if self._in_write and self.dialect == "postgresql":
+            sql += " FOR UPDATE"  # the table's row stays ours until the commit
+        async with self._db.execute(sql, (game_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             raise GameNotFoundError(f"no game {game_id}")
@@ -194,3 +403,50 @@ class StoreBase:
         if row["status"] not in OPEN_STATUSES:
             raise GameClosedError(f"game {game_id} is {row['status']}")
         return row
+
+    # ------------------------------------------------------------------ table lock
+    @asynccontextmanager
+    async def table_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold table ``game_id`` exclusively for a load-decide-append sequence.
+
+        ``async with store.table_lock(game.id): ...`` — within this process an asyncio
+        lock per table; on PostgreSQL also a session advisory lock
+        (``pg_advisory_lock(0x4254, game_id)``), so no other process holding the same
+        lock applies moves to the table meanwhile (the lock goes with the connection
+        if the process dies). It is taken by polling ``pg_try_advisory_lock``, so
+        waiting never blocks this process's other queries; ``StoreBusyError`` after
+        about 12 s. ``append_action`` is safe without it (compare-and-set on the move
+        number, under the row's lock): this lock only saves doing the work twice.
+        """
+        lock, users = self._table_locks.get(game_id, (asyncio.Lock(), 0))
+        self._table_locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                if self.dialect == "postgresql":
+                    await self._advisory_acquire(game_id)
+                try:
+                    yield
+                finally:
+                    if self.dialect == "postgresql":
+                        async with self._read() as db:
+                            await db.execute(
+                                "SELECT pg_advisory_unlock(?, ?)", (LOCK_TABLE, game_id)
+                            )
+        finally:
+            lock, users = self._table_locks[game_id]
+            if users == 1:
+                del self._table_locks[game_id]  # nobody else waits: forget the lock
+            else:
+                self._table_locks[game_id] = (lock, users - 1)
+
+    async def _advisory_acquire(self, game_id: int) -> None:
+        for delay in (*TABLE_LOCK_DELAYS, None):
+            async with self._read():
+                got = await self._scalar(
+                    "SELECT pg_try_advisory_lock(?, ?)", (LOCK_TABLE, int(game_id))
+                )
+            if got:
+                return
+            if delay is None:
+                raise StoreBusyError(f"table {game_id} stayed locked by another process")
+            await self._sleep(delay)

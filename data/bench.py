@@ -128,7 +128,7 @@ def _pct(xs: Sequence[float], q: float) -> float:
     return ys[min(len(ys) - 1, round(q * (len(ys) - 1)))]
 
 
-async def bench_actions(path: Path, n: int) -> dict[str, float]:
+async def bench_actions(path: Path | str, n: int) -> dict[str, float]:
     """Commit latency of ``append_action`` (with a ~1.5 KB snapshot), in milliseconds."""
     store = await Store.open(path, housekeeping=None)
     try:
@@ -404,7 +404,13 @@ def _file_size(path: Path, checkpoint: bool = False) -> int:
     )
 
 
-async def run(n_matches: int = 100_000, n_actions: int = 1000, keep: Path | None = None) -> None:
+async def run(
+    n_matches: int = 100_000,
+    n_actions: int = 1000,
+    keep: Path | None = None,
+    tables: int = 200,
+    moves: int = 20,
+) -> None:
     with tempfile.TemporaryDirectory(prefix="batak-bench-", dir=keep) as tmp:
         tdir = Path(tmp)
         print(f"batak-bot storage bench (SQLite {sqlite3.sqlite_version}, temp dir {tdir})")
@@ -416,6 +422,7 @@ async def run(n_matches: int = 100_000, n_actions: int = 1000, keep: Path | None
             f"   (target p99 <= 10 ms)\n"
             f"  load a game with its {n_actions}-action log: {a['load_ms']:.3f} ms"
         )
+        await _run_tables(None, tables, moves, tdir)
 
         try:
             z = await bench_match_size(tdir / "size.sqlite3")
@@ -468,6 +475,104 @@ async def run(n_matches: int = 100_000, n_actions: int = 1000, keep: Path | None
         )
 
 
+async def bench_tables(
+    target: Path | str, tables: int = 200, moves: int = 20, processes: int = 1
+) -> dict[str, float]:
+    """``tables`` tables in play at once, each committing ``moves`` actions (with a
+    snapshot) as fast as it can, spread over ``processes`` stores (one connection each,
+    as separate bot processes would have): moves per second and commit latency."""
+    stores = [await Store.open(target, housekeeping=None) for _ in range(processes)]
+    try:
+        seats = [Seat.human(1000 + i) for i in range(4)]
+        rec = synthetic_record(random.Random(1))
+        snapshot = {"hands": rec["hands"], "tricks": rec["tricks"][:3], "totals": [0, 0, 0, 0]}
+        games = []
+        for t in range(tables):
+            s = stores[t % processes]
+            guild = 100_000 * processes + t  # a server per table, new ones for each run
+            g = await s.create_game(guild, 2, 1000, {"seed": t}, seats=seats)
+            await s.start_game(g.id, phase="play", to_act=0)
+            games.append((s, g.id))
+        times: list[float] = []
+
+        async def play(s: Store, gid: int) -> None:
+            move = 0
+            for i in range(moves):
+                async with s.table_lock(gid):
+                    t0 = time.perf_counter()
+                    move = await s.append_action(
+                        gid,
+                        move,
+                        f"play {DECK[i % 52]}",
+                        seat=i % 4,
+                        phase="play",
+                        to_act=(i + 1) % 4,
+                        snapshot=snapshot,
+                    )
+                    times.append((time.perf_counter() - t0) * 1000)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(play(s, gid) for s, gid in games))
+        wall = time.perf_counter() - t0
+        for s, gid in games[:: max(1, tables // 10)]:
+            assert (await s.load_game(gid)).move == moves
+    finally:
+        for s in stores:
+            await s.close()
+    return {"moves_s": len(times) / wall, "p50": statistics.median(times), "p99": _pct(times, 0.99)}
+
+
+def _print_tables(label: str, r: dict[str, float], tables: int, moves: int) -> None:
+    print(
+        f"  {label:<18} {r['moves_s']:6.0f} moves/s   append_action p50 {r['p50']:7.1f} ms"
+        f"   p99 {r['p99']:7.1f} ms (queueing for the connection included)"
+    )
+
+
+async def run_postgres(url: str, n_actions: int, tables: int, moves: int) -> None:
+    """The bench on a fresh database of the server at ``url`` (dropped afterwards)."""
+    import uuid
+
+    import asyncpg
+
+    name = f"batak_bench_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(url)
+    try:
+        version = await admin.fetchval("SHOW server_version")
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    base, _, query = url.partition("?")
+    db_url = base.rsplit("/", 1)[0] + "/" + name + (f"?{query}" if query else "")
+    try:
+        print(f"batak-bot storage bench (PostgreSQL {version}, temporary database {name})")
+        a = await bench_actions(db_url, n_actions)
+        print(
+            f"\none action commit (append_action + snapshot), {n_actions} runs:\n"
+            f"  p50 {a['p50']:.3f} ms   p99 {a['p99']:.3f} ms   max {a['max']:.3f} ms"
+            f"   (target p99 <= 10 ms)\n"
+            f"  load a game with its {n_actions}-action log: {a['load_ms']:.3f} ms"
+        )
+        await _run_tables(db_url, tables, moves, None)
+    finally:
+        admin = await asyncpg.connect(url)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+async def _run_tables(target: str | None, tables: int, moves: int, tdir: Path | None) -> None:
+    """Once on one connection, once on two (two processes' worth); SQLite: a new file
+    in ``tdir`` each time, PostgreSQL: the database at ``target``."""
+    print(f"\n{tables} tables in play at once, {moves} moves each, every move under table_lock:")
+    for procs in (1, 2):
+        where: Path | str | None = target if tdir is None else tdir / f"tables-{procs}.sqlite3"
+        assert where is not None
+        r = await bench_tables(where, tables, moves, procs)
+        _print_tables(f"{procs} connection(s)", r, tables, moves)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     import argparse
 
@@ -475,5 +580,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--matches", type=int, default=100_000)
     ap.add_argument("--actions", type=int, default=1000)
     ap.add_argument("--dir", type=Path, default=None, help="where to put the temporary databases")
+    ap.add_argument("--tables", type=int, default=200, help="tables in play at once")
+    ap.add_argument("--moves", type=int, default=20, help="moves per table")
+    ap.add_argument(
+        "--url",
+        default=os.environ.get("DATABASE_URL", ""),
+        help="postgresql://... to bench a PostgreSQL server (default: $DATABASE_URL; "
+        "a temporary database is created there); else SQLite files in --dir",
+    )
     args = ap.parse_args(argv)
-    asyncio.run(run(args.matches, args.actions, args.dir))
+    if args.url.startswith(("postgresql://", "postgres://")):
+        asyncio.run(run_postgres(args.url, args.actions, args.tables, args.moves))
+    else:
+        asyncio.run(run(args.matches, args.actions, args.dir, args.tables, args.moves))

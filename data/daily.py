@@ -54,6 +54,7 @@ class DailyStore(AnnouncementStore):
         now = _iso(self._now())
         async with self._tx() as db:
             # under the write lock, so the answer holds until the insert
+            await self._key_lock("daily", guild_id, d, user_id)
             if await self._has_daily(guild_id, d, user_id):
                 raise DailyAlreadyPlayedError(
                     f"user {user_id} already played the daily match of {d} in guild {guild_id}"
@@ -91,6 +92,7 @@ class DailyStore(AnnouncementStore):
         now = _iso(self._now())
         det = None if details is None else _dumps(dict(details))
         async with self._tx() as db:
+            await self._key_lock("daily", guild_id, d, user_id)
             cur = await db.execute(
                 "UPDATE daily_results SET score = ?, placement = ?, details = ?, "
                 "finished_at = ?, game_id = coalesce(?, game_id) "

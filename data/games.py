@@ -7,11 +7,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import aiosqlite
-
 from .base import (
     CLOSE_GAME,
     KEEP,
+    Connection,
     Row,
     StoreBase,
     _dumps,
@@ -74,9 +73,7 @@ class GameStore(StoreBase):
             rematch_of=row["rematch_of"],
         )
 
-    async def _write_seats(
-        self, db: aiosqlite.Connection, game_id: int, seats: Sequence[Seat]
-    ) -> None:
+    async def _write_seats(self, db: Connection, game_id: int, seats: Sequence[Seat]) -> None:
         if len(seats) != 4:
             raise SeatError("a table has exactly four seats")
         users = [s.user_id for s in seats if s.user_id is not None]
@@ -90,7 +87,7 @@ class GameStore(StoreBase):
         )
 
     @staticmethod
-    async def _drop_hosting_if_left(db: aiosqlite.Connection, game_id: int) -> None:
+    async def _drop_hosting_if_left(db: Connection, game_id: int) -> None:
         """A host who no longer holds a seat no longer hosts the table (and may open
         another); coming back does not make them its host again."""
         await db.execute(
@@ -147,6 +144,7 @@ class GameStore(StoreBase):
                 if existing is not None:
                     raise RematchExistsError(rematch_of, int(existing))
             if hosted:
+                await self._key_lock("host", guild_id, host_id)
                 existing = await self._scalar(
                     "SELECT id FROM games WHERE guild_id = ? AND hosting = ?", (guild_id, host_id)
                 )
@@ -155,7 +153,7 @@ class GameStore(StoreBase):
             cur = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, thread_id, host_id, kind, status, "
                 "phase, move, to_act, settings, created_at, updated_at, hosting, rematch_of) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -172,8 +170,7 @@ class GameStore(StoreBase):
                     rematch_of,
                 ),
             )
-            game_id = cur.lastrowid
-            assert game_id is not None
+            game_id = int((await cur.fetchone())[0])
             await self._write_seats(db, game_id, seat_list)
         return await self.get_game(game_id)
 
@@ -513,8 +510,10 @@ class GameStore(StoreBase):
         """Remember a message posted for a table (a turn notice, ...) to clean it up later."""
         async with self._tx() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO game_messages "
-                "(game_id, message_id, kind, channel_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO game_messages (game_id, message_id, kind, channel_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, message_id) DO UPDATE SET "
+                "kind = excluded.kind, channel_id = excluded.channel_id, "
+                "created_at = excluded.created_at",
                 (game_id, message_id, kind, channel_id, _iso(self._now())),
             )
 

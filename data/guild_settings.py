@@ -55,6 +55,7 @@ class SettingsStore(StoreBase):
         marks = ", ".join("?" for _ in SETTING_NAMES)
         sets = ", ".join(f"{n} = excluded.{n}" for n in SETTING_NAMES)
         async with self._tx() as db:
+            await self._key_lock("settings", guild_id)
             row = await self._scalar_row(
                 "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )

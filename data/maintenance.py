@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Final
 
+import asyncpg
+
 from .base import Sleep, StoreBase, _iso
 from .models import StoreError
+from .schema import LATEST_VERSION
 
 log = logging.getLogger("batak.data")
 
@@ -68,9 +71,16 @@ class MaintenanceStore(StoreBase):
             return purged
 
     async def integrity_check(self) -> str:
-        """``PRAGMA integrity_check``: 'ok', or SQLite's list of what is wrong."""
+        """SQLite: ``PRAGMA integrity_check``: 'ok', or SQLite's list of what is wrong.
+        PostgreSQL (which checks its own pages): 'ok' when the server answers and the
+        schema is at this code's version, else what is wrong."""
         async with self._read():
-            return str(await self._scalar("PRAGMA integrity_check"))
+            if self.dialect == "sqlite":
+                return str(await self._scalar("PRAGMA integrity_check"))
+            version = await self._scalar("SELECT version FROM batak_schema")
+        if version != LATEST_VERSION:
+            return f"schema version {version}, expected {LATEST_VERSION}"
+        return "ok"
 
     # ------------------------------------------------------------------ the schedule
     def _start_housekeeping(self, policy: Housekeeping, sleep: Sleep) -> None:
@@ -97,7 +107,7 @@ class MaintenanceStore(StoreBase):
             delay = policy.every_s
             try:
                 purged = await self.purge_closed_games(policy.keep_closed_days)
-            except (StoreError, sqlite3.Error):
+            except (StoreError, sqlite3.Error, asyncpg.PostgresError, OSError):
                 # e.g. the disk is full: the bot keeps running, the next day tries again
                 log.exception("housekeeping of %s failed", self.path)
                 continue

@@ -4,13 +4,10 @@ that goes with it."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
-
-import aiosqlite
 
 from batak import scoring
 from batak.rules import Rules, preset
@@ -19,6 +16,7 @@ from . import ratings
 from .announcements import AnnouncementStore
 from .base import (
     CLOSE_GAME,
+    Connection,
     _dumps,
     _iso,
     _utc,
@@ -151,7 +149,8 @@ class MatchStore(AnnouncementStore):
             try:
                 cur = await db.execute(
                     "INSERT INTO matches (guild_id, game_id, preset, rules, seed, partnership, "
-                    "deals, finished_at, month, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "deals, finished_at, month, rated) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         game_id,
@@ -165,19 +164,20 @@ class MatchStore(AnnouncementStore):
                         int(rated),
                     ),
                 )
-            except sqlite3.IntegrityError as e:
+            except Exception as e:
                 # Only the unique game_id is "already recorded"; any other failed
                 # constraint is a real error and is raised as it is.
-                if game_id is None or "matches.game_id" not in str(e):
+                if game_id is None or not db.is_unique_violation(e, "matches", "game_id"):
                     raise
                 raise AlreadyRecordedError(
                     f"game {game_id} was already recorded", game_id=game_id
                 ) from e
-            match_id = cur.lastrowid
-            assert match_id is not None
+            match_id = int((await cur.fetchone())[0])
             await db.execute(
                 "INSERT INTO match_records (match_id, jsonl_z) VALUES (?, ?)", (match_id, blob)
             )
+            # ratings are read, then written: one match of the server at a time
+            await self._key_lock("standings", guild_id)
             uniq = sorted(set(keys))
             marks = ", ".join("?" for _ in uniq)
             async with db.execute(
@@ -266,7 +266,7 @@ class MatchStore(AnnouncementStore):
         )
 
     async def _match_summaries(
-        self, db: aiosqlite.Connection, match_ids: Sequence[int], with_records: bool
+        self, db: Connection, match_ids: Sequence[int], with_records: bool
     ) -> list[MatchSummary]:
         if not match_ids:
             return []

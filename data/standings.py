@@ -26,13 +26,15 @@ _UPSERT_STANDING: Final = (
     f"INSERT INTO standings ({_STANDING_COLS}) VALUES "
     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id, period, player_key) DO UPDATE SET "
-    "matches = matches + excluded.matches, wins = wins + excluded.wins, "
-    "deals = deals + excluded.deals, deal_score_sum = deal_score_sum + excluded.deal_score_sum, "
-    "contracts_taken = contracts_taken + excluded.contracts_taken, "
-    "contracts_made = contracts_made + excluded.contracts_made, "
-    "went_down = went_down + excluded.went_down, "
+    "matches = standings.matches + excluded.matches, wins = standings.wins + excluded.wins, "
+    "deals = standings.deals + excluded.deals, "
+    "deal_score_sum = standings.deal_score_sum + excluded.deal_score_sum, "
+    "contracts_taken = standings.contracts_taken + excluded.contracts_taken, "
+    "contracts_made = standings.contracts_made + excluded.contracts_made, "
+    "went_down = standings.went_down + excluded.went_down, "
     "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
-    "last_match_at = max(last_match_at, excluded.last_match_at)"
+    "last_match_at = CASE WHEN excluded.last_match_at > standings.last_match_at "
+    "THEN excluded.last_match_at ELSE standings.last_match_at END"
 )
 
 

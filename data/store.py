@@ -1,9 +1,13 @@
-"""The async store: one SQLite file (WAL) through aiosqlite.
+"""The async store: one SQLite file (WAL) through aiosqlite, or a PostgreSQL
+database through asyncpg, chosen by the database URL (``DATABASE_URL``).
 
-Every public method is one short transaction. Writes run under
-``BEGIN IMMEDIATE`` so two writers (two connections, two processes) queue on
-SQLite's lock instead of failing, and an asyncio lock keeps the coroutines that
-share this connection from interleaving inside each other's transactions.
+Every public method is one short transaction on the store's one connection; an
+asyncio lock keeps the coroutines that share it from interleaving inside each
+other's transactions. On SQLite writes run under ``BEGIN IMMEDIATE`` so two
+writers (two connections, two processes) queue on SQLite's lock instead of
+failing. On PostgreSQL several processes write at once; each write transaction
+locks the rows its checks read (see ``StoreBase``), and ``table_lock`` holds one
+table across processes.
 """
 
 from __future__ import annotations
@@ -17,10 +21,17 @@ from pathlib import Path
 from typing import Final
 
 import aiosqlite
+import asyncpg
 
 from . import health
 from .announcements import AnnouncementStore
-from .base import KEEP, Sleep
+from .base import (
+    KEEP,
+    LOCK_MIGRATE,
+    PostgresConnection,
+    Sleep,
+    SqliteConnection,
+)
 from .daily import DailyStore
 from .games import GameStore
 from .guild_settings import SettingsStore
@@ -30,8 +41,9 @@ from .models import (
     DatabaseDamagedError,
     NotABatakDatabaseError,
     SchemaTooNewError,
+    StoreError,
 )
-from .schema import APPLICATION_ID, MIGRATIONS, Migration
+from .schema import APPLICATION_ID, MIGRATIONS, PG_VERSION_TABLE, Migration, for_dialect
 from .standings import StandingStore
 from .user_settings import UserSettingsStore
 
@@ -41,9 +53,12 @@ __all__ = [
     "Store",
     "decode_records",
     "default_path",
+    "default_url",
     "encode_records",
+    "is_postgres_url",
     "placements_of",
     "seat_stats",
+    "sqlite_path",
 ]
 
 DEFAULT_PATH: Final = Path(__file__).resolve().parent / "batak.sqlite3"
@@ -53,6 +68,31 @@ def default_path() -> Path:
     """``$DATABASE_PATH`` if set, else ``data/batak.sqlite3`` next to this package."""
     env = os.environ.get("DATABASE_PATH")
     return Path(env) if env else DEFAULT_PATH
+
+
+def default_url() -> str:
+    """``$DATABASE_URL`` if set, else the SQLite file ``default_path()`` (as a path)."""
+    env = os.environ.get("DATABASE_URL", "").strip()
+    return env or str(default_path())
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(url: str) -> str:
+    """The file of ``sqlite:///relative/path``, ``sqlite:////absolute/path`` or a plain path."""
+    if url.startswith("sqlite://"):
+        rest = url[len("sqlite://") :]
+        if not rest.startswith("/") or rest == "/":
+            raise ValueError(f"a SQLite URL is sqlite:///PATH, not {url!r}")
+        return rest[1:]
+    if "://" in url:
+        raise ValueError(
+            f"unknown database URL {url.split('://')[0]}://...: "
+            "use sqlite:///PATH or postgresql://USER@HOST:PORT/DATABASE"
+        )
+    return url
 
 
 # --------------------------------------------------------------------------- the store
@@ -89,7 +129,10 @@ class Store(
     ) -> Store:
         """Open (creating if needed) and migrate the database.
 
-        ``path`` defaults to ``default_path()``. Raises ``SchemaTooNewError`` for a
+        ``path`` is a file path, ``sqlite:///PATH`` or ``postgresql://...``; it defaults
+        to ``default_url()`` (``$DATABASE_URL``, else ``$DATABASE_PATH``, else the file in
+        data/). On PostgreSQL ``busy_timeout_ms`` and ``synchronous`` do not apply and
+        ``check`` is a connectivity and schema-version check. Raises ``SchemaTooNewError`` for a
         database written by newer code, ``NotABatakDatabaseError`` for a foreign one and
         ``DatabaseDamagedError`` for a damaged file (``check``: see ``data.health``; the
         file is checked before anything is written to it).
@@ -97,7 +140,17 @@ class Store(
         see ``Housekeeping``); ``sleep`` is what that task waits with (tests pass a fake).
         ``migrations`` is a testing hook; leave it alone.
         """
-        p = str(path) if path is not None else str(default_path())
+        target = str(path) if path is not None else default_url()
+        if is_postgres_url(target):
+            return await cls._open_postgres(
+                target,
+                clock=clock,
+                migrations=migrations,
+                housekeeping=housekeeping,
+                sleep=sleep,
+                check=check,
+            )
+        p = sqlite_path(target)
         is_file = p != ":memory:" and not p.startswith("file:")
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous level {synchronous!r}")
@@ -113,7 +166,7 @@ class Store(
             if check and existing:  # a new file has nothing to check
                 await health.check_connection(db, p)
             await db.execute("PRAGMA foreign_keys = ON")
-            store = cls(db, p, clock or (lambda: datetime.now(UTC)), sleep)
+            store = cls(SqliteConnection(db), p, clock or (lambda: datetime.now(UTC)), sleep)
             # needs a moment alone with the file; another process may be opening it too
             await store._begin("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
@@ -142,7 +195,90 @@ class Store(
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    @classmethod
+    async def _open_postgres(
+        cls,
+        url: str,
+        *,
+        clock: Callable[[], datetime] | None,
+        migrations: Sequence[Migration],
+        housekeeping: Housekeeping | None,
+        sleep: Sleep,
+        check: bool,
+    ) -> Store:
+        shown = _without_password(url)
+        try:
+            raw = await asyncpg.connect(url, statement_cache_size=1024)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"cannot connect to {shown}: {exc}") from exc
+        store = cls(PostgresConnection(raw), shown, clock or (lambda: datetime.now(UTC)), sleep)
+        try:
+            store.schema_version = await store._migrate(migrations)
+        except BaseException:
+            await raw.close()
+            raise
+        if housekeeping is not None:
+            store._start_housekeeping(housekeeping, sleep)
+        return store
+
     async def _migrate(self, migrations: Sequence[Migration]) -> int:
+        if self.dialect == "postgresql":
+            return await self._migrate_postgres(migrations)
+        return await self._migrate_sqlite(migrations)
+
+    def _too_new(self, version: int, latest: int) -> SchemaTooNewError:
+        return SchemaTooNewError(
+            f"{self.path} has schema version {version}, but this batak-bot only knows "
+            f"versions up to {latest}: it was written by a newer batak-bot. Upgrade the "
+            "bot, or point DATABASE_URL at another database; refusing to touch it."
+        )
+
+    async def _migrate_postgres(self, migrations: Sequence[Migration]) -> int:
+        """The version lives in ``batak_schema``; one migrator at a time (advisory lock),
+        and DDL is transactional, so each step commits whole or not at all."""
+        latest = len(migrations)
+        async with self._tx() as db:
+            await db.execute("SELECT pg_advisory_xact_lock(?, 0)", (LOCK_MIGRATE,))
+            tables = {
+                r[0]
+                for r in await (
+                    await db.execute(
+                        "SELECT table_name FROM information_schema.tables "
+                        "WHERE table_schema = current_schema()"
+                    )
+                ).fetchall()
+            }
+            if "batak_schema" not in tables and tables:
+                raise NotABatakDatabaseError(
+                    f"{self.path} already holds tables that are not batak-bot's; refusing"
+                )
+            await db.execute(PG_VERSION_TABLE)
+            row = await self._scalar_row("SELECT application_id, version FROM batak_schema", ())
+            if row is None:
+                await db.execute(
+                    "INSERT INTO batak_schema (application_id, version) VALUES (?, 0)",
+                    (APPLICATION_ID,),
+                )
+                version = 0
+            else:
+                if int(row[0]) != APPLICATION_ID:
+                    raise NotABatakDatabaseError(
+                        f"{self.path} belongs to another application "
+                        f"(application_id {int(row[0]):#x})"
+                    )
+                version = int(row[1])
+            if version > latest:
+                raise self._too_new(version, latest)
+            while version < latest:
+                for stmt in migrations[version]:
+                    sql = for_dialect(stmt, "postgresql")
+                    if sql is not None:
+                        await db.execute(sql)
+                version += 1
+            await db.execute("UPDATE batak_schema SET version = ?", (version,))
+        return version
+
+    async def _migrate_sqlite(self, migrations: Sequence[Migration]) -> int:
         latest = len(migrations)
         async with self._snapshot():  # one state: another process may be migrating it
             version = int(await self._scalar("PRAGMA user_version"))
@@ -157,11 +293,7 @@ class Store(
                 f"{self.path} belongs to another application (application_id {app_id:#x})"
             )
         if version > latest:
-            raise SchemaTooNewError(
-                f"{self.path} has schema version {version}, but this batak-bot only knows "
-                f"versions up to {latest}: it was written by a newer batak-bot. Upgrade the "
-                "bot, or point DATABASE_PATH at another file; refusing to touch it."
-            )
+            raise self._too_new(version, latest)
         if version == 0 and tables:
             raise NotABatakDatabaseError(
                 f"{self.path} already holds tables that are not batak-bot's; refusing"
@@ -178,3 +310,12 @@ class Store(
                 await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             version += 1
         return version
+
+
+def _without_password(url: str) -> str:
+    """The URL as shown in logs and errors: any password replaced by ***."""
+    scheme, sep, rest = url.partition("://")
+    creds, at, host = rest.rpartition("@")
+    if at and ":" in creds:
+        creds = creds.split(":", 1)[0] + ":***"
+    return f"{scheme}{sep}{creds}{at}{host}"

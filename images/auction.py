@@ -125,7 +125,7 @@ def render_auction_image(
             tags.append(text_for(lang, "img.dealer"))
         if view.partnership:
             tags.append(text_for(lang, "img.team", t="AB"[seat % 2]))
-        if seat == view.viewer_seat:
+        if seat == view.viewer_seat and not view.spectator:
             tags.append(text_for(lang, "img.pos.0"))
         dr.name_text(
             d,

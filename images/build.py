@@ -127,9 +127,9 @@ def table_view_from_match(
 
 
 def auction_view_from_match(
-    match: Match, names: Sequence[str | Player], viewer_seat: int = 0
+    match: Match, names: Sequence[str | Player], viewer_seat: int = 0, *, spectator: bool = False
 ) -> AuctionView:
-    """The auction picture's data for the current deal."""
+    """The auction picture's data for the current deal (``spectator``: the public one)."""
     obs = match.observation(viewer_seat)
     rules = obs.rules
     return AuctionView(
@@ -148,6 +148,7 @@ def auction_view_from_match(
         blind=rules.blind_bidding,
         contract=contract_view(obs.contract),
         totals=_four(match.totals),
+        spectator=spectator,
     )
 
 

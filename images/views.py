@@ -212,6 +212,8 @@ class AuctionView:
     blind: bool = False
     contract: ContractView | None = None
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+    spectator: bool = False
+    """The public picture: nobody is labelled "you"."""
 
     def __post_init__(self) -> None:
         _four(self.players, "players")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from batak.ai import make_player
 from batak.ai.base import Player
+from batak.ai.revision import RevisionPlayer, revision_trees, split_kind
 from batak.deal import Action, Bid, ChooseTrump, Deal, Pass, Phase
 from batak.rules import Rules
 from batak.seeds import deal_seed
@@ -52,6 +53,8 @@ class DealResult:
 
 
 def _make(kind: str, seed: int, budget: float | None) -> Player:
+    if split_kind(kind)[1] is not None:
+        return RevisionPlayer(kind, seed, budget)
     return make_player(kind, seed, budget=budget)
 
 
@@ -92,6 +95,9 @@ def play_table(
             calls.append(action)
         elif phase is Phase.TRUMP and isinstance(action, ChooseTrump):
             trump_action = action
+    for player in players:
+        if isinstance(player, RevisionPlayer):
+            player.close()
     contract = deal.contract
     assert contract is not None and deal.scores is not None
     side = deal.tricks_won[contract.seat]
@@ -255,12 +261,30 @@ def run_arena(
     play_only: bool = False,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    compile_revisions: bool = False,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals and summarise them.
 
     ``jobs`` > 1 spreads the deals over worker processes (results are the
-    same: every deal is seeded on its own).
+    same: every deal is seeded on its own). A kind ``level@rev`` seats that
+    level from git revision ``rev`` (see :mod:`batak.ai.revision`), compiled
+    first when ``compile_revisions`` (and the revision can).
     """
+    with revision_trees((candidate, baseline), compile_revisions):
+        return _run(rules, candidate, baseline, deals, seed, budget, play_only, jobs, progress)
+
+
+def _run(
+    rules: Rules,
+    candidate: str,
+    baseline: str,
+    deals: int,
+    seed: int,
+    budget: float | None,
+    play_only: bool,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> ArenaResult:
     tasks = [(rules, seed, i, candidate, baseline, budget, play_only) for i in range(deals)]
     results: list[DealResult] = []
     if jobs <= 1:

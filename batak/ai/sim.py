@@ -16,18 +16,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
-from batak.cards import ABOVE, SUIT_MASKS, CardMask
+from batak.cards import ABOVE as _CARDS_ABOVE
+from batak.cards import SUIT_MASKS as _CARDS_SUIT_MASKS
+from batak.cards import CardMask
 from batak.play import (
+    add_card,
     breaking_cards,
+    excluded_by_play,
     lead_code,
+    legal_cards,
     legal_mask,
     trick_best,
+    trick_state,
+    winning_card,
 )
 from batak.rules import Rules
 from batak.scoring import Holding, score_deal
 
-_RANK_ORDER = tuple(c % 13 for c in range(52))
+ABOVE: Final[tuple[CardMask, ...]] = _CARDS_ABOVE
+SUIT_MASKS: Final[tuple[CardMask, ...]] = _CARDS_SUIT_MASKS
+# (Module constants of this module's own: compiled, they are read without a lookup.)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,28 +99,38 @@ def utility_table(
     return util
 
 
+_RANK_MASKS: Final[tuple[CardMask, ...]] = tuple(
+    sum(1 << (suit * 13 + rank) for suit in range(4)) for rank in range(13)
+)
+"""``_RANK_MASKS[r]``: the four cards of rank index ``r`` (0 = the twos)."""
+
+_COUNT13: Final[tuple[int, ...]] = tuple(i.bit_count() for i in range(1 << 13))
+"""The number of cards in a 13-bit suit chunk of a mask (a table: faster than
+``int.bit_count`` once compiled)."""
+
+
+def _suit_count(mask: CardMask, suit: int) -> int:
+    """How many cards of ``suit`` the mask holds."""
+    return _COUNT13[(mask >> (13 * suit)) & 0x1FFF]
+
+
 def cheapest(cards: CardMask, tmask: CardMask) -> int:
-    """The least valuable card: the lowest side card, else the lowest trump."""
+    """The least valuable card: the lowest side card, else the lowest trump
+    (among equal ranks, the one of the first suit)."""
     side = cards & ~tmask
-    pool = side or cards
-    best = -1
-    best_rank = 99
-    m = pool
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        r = _RANK_ORDER[c]
-        if r < best_rank:
-            best, best_rank = c, r
-    return best
+    pool = side if side else cards
+    for rank in range(13):
+        m = pool & _RANK_MASKS[rank]
+        if m:
+            return (m & -m).bit_length() - 1
+    return -1
 
 
 def discard(cards: CardMask, tmask: CardMask, outstanding: CardMask) -> int:
     """The card to throw when not following suit: the lowest card of the shortest
     side suit that holds no master (a void to come), else :func:`cheapest`."""
     best = -1
-    best_key = (99, 99)
+    best_key = 1 << 30
     for suit in range(4):
         sm = SUIT_MASKS[suit]
         if sm & tmask:
@@ -122,7 +142,7 @@ def discard(cards: CardMask, tmask: CardMask, outstanding: CardMask) -> int:
         if not outstanding & ABOVE[top] and outstanding & sm:
             continue  # keep a suit with a winner in it
         low = (mine & -mine).bit_length() - 1
-        key = (mine.bit_count(), low % 13)
+        key = _suit_count(mine, suit) * 16 + low % 13  # (length, rank), lexicographic
         if key < best_key:
             best, best_key = low, key
     return best if best >= 0 else cheapest(cards, tmask)
@@ -151,23 +171,60 @@ def policy_card(
     """
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
+    n = len(trick)
+    p0, p1, p2, p3 = poss[0], poss[1], poss[2], poss[3]
+    if n == 0:
+        return _policy(table, seat, hand, p0, p1, p2, p3, 0, -1, -1, -1, leader, legal, has_trick)
+    bi = trick_best(trick, table.tmask)
+    win_seat = (leader + bi) % 4
+    return _policy(
+        table,
+        seat,
+        hand,
+        p0,
+        p1,
+        p2,
+        p3,
+        n,
+        trick[0],
+        trick[bi],
+        win_seat,
+        leader,
+        legal,
+        has_trick,
+    )
+
+
+def _policy(
+    table: Table,
+    seat: int,
+    hand: CardMask,
+    p0: CardMask,
+    p1: CardMask,
+    p2: CardMask,
+    p3: CardMask,
+    n: int,
+    led: int,
+    best: int,
+    win_seat: int,
+    leader: int,
+    legal: CardMask,
+    has_trick: bool,
+) -> int:
+    """:func:`policy_card` on the trick's summary: ``n`` cards on the table, the first
+    ``led``, the winning one so far ``best`` played by ``win_seat``; ``p0`` .. ``p3``
+    are ``poss`` (four ints, not a sequence: nothing is allocated per card)."""
     tmask = table.tmask
     friend = (seat + 2) % 4 if table.partnership else seat
-    n = len(trick)
     if n == 0:
-        return _lead(table, seat, hand, poss, legal, friend)
-    led = trick[0]
-    led_suit = led // 13
-    led_mask = SUIT_MASKS[led_suit]
-    bi = trick_best(trick, tmask)
-    best = trick[bi]
-    win_seat = (leader + bi) % 4
+        return _lead(table, seat, hand, p0, p1, p2, p3, legal, friend)
+    led_mask = SUIT_MASKS[led // 13]
     if win_seat == friend and friend != seat:
         # Partner is winning: keep it unless a later opponent can beat it.
         beaten = False
         for k in range(n + 1, 4):
             q = (leader + k) % 4
-            if _can_beat(poss[q], best, led_mask, tmask):
+            if _can_beat(_at(p0, p1, p2, p3, q), best, led_mask, tmask):
                 beaten = True
                 break
         if not beaten:
@@ -176,7 +233,7 @@ def policy_card(
     if has_trick and not table.partnership and seat != holder and win_seat != holder:
         # Another defender is winning: let it, unless the holder (still to play) can beat it.
         k = (holder - leader) % 4
-        if k < n or not _can_beat(poss[holder], best, led_mask, tmask):
+        if k < n or not _can_beat(_at(p0, p1, p2, p3, holder), best, led_mask, tmask):
             return cheapest(legal, tmask)
     if tmask >> best & 1:
         winners = legal & tmask & ABOVE[best]
@@ -184,13 +241,12 @@ def policy_card(
         winners = (legal & ABOVE[best]) | (legal & tmask)
     if not winners:
         if not legal & led_mask and legal & ~tmask:
-            return discard(legal, tmask, _outstanding(seat, poss))
+            return discard(legal, tmask, _others(p0, p1, p2, p3, seat))
         return cheapest(legal, tmask)
     if n == 3:
         return cheapest(winners, tmask)
     # Try winners from cheapest up: the first one nobody after us can beat.
-    side_w = winners & ~tmask
-    for pool in (side_w, winners & tmask):
+    for pool in (winners & ~tmask, winners & tmask):
         m = pool
         while m:
             low = m & -m
@@ -201,7 +257,7 @@ def policy_card(
                 q = (leader + k) % 4
                 if q == friend:
                     continue
-                if _can_beat(poss[q], x, led_mask, tmask):
+                if _can_beat(_at(p0, p1, p2, p3, q), x, led_mask, tmask):
                     safe = False
                     break
             if safe:
@@ -209,12 +265,25 @@ def policy_card(
     return cheapest(legal, tmask)
 
 
-def _outstanding(seat: int, poss: Sequence[CardMask]) -> CardMask:
+def _others(p0: CardMask, p1: CardMask, p2: CardMask, p3: CardMask, seat: int) -> CardMask:
+    """The union of the masks of the seats other than ``seat``."""
     out = 0
-    for s in range(4):
-        if s != seat:
-            out |= poss[s]
+    if seat != 0:
+        out |= p0
+    if seat != 1:
+        out |= p1
+    if seat != 2:
+        out |= p2
+    if seat != 3:
+        out |= p3
     return out
+
+
+def _at(p0: CardMask, p1: CardMask, p2: CardMask, p3: CardMask, seat: int) -> CardMask:
+    """``(p0, p1, p2, p3)[seat]`` without building the tuple."""
+    if seat < 2:
+        return p0 if seat == 0 else p1
+    return p2 if seat == 2 else p3
 
 
 def _can_beat(qposs: CardMask, x: int, led_mask: CardMask, tmask: CardMask) -> bool:
@@ -231,17 +300,30 @@ def _can_beat(qposs: CardMask, x: int, led_mask: CardMask, tmask: CardMask) -> b
 
 
 def _lead(
-    table: Table, seat: int, hand: CardMask, poss: Sequence[CardMask], legal: CardMask, friend: int
+    table: Table,
+    seat: int,
+    hand: CardMask,
+    p0: CardMask,
+    p1: CardMask,
+    p2: CardMask,
+    p3: CardMask,
+    legal: CardMask,
+    friend: int,
 ) -> int:
     tmask = table.tmask
     outstanding = 0
     opp_trumps = 0
+    ruffs = 0  # bit ``suit``: an opponent may be void in it and hold a trump
     for s in range(4):
         if s != seat:
-            outstanding |= poss[s]
-            if s != friend:
-                opp_trumps |= poss[s] & tmask
-    attacking = table.holder in (seat, friend)
+            p = _at(p0, p1, p2, p3, s)
+            outstanding |= p
+            if s != friend and p & tmask:
+                opp_trumps |= p & tmask
+                for suit in range(4):
+                    if not p & SUIT_MASKS[suit]:
+                        ruffs |= 1 << suit
+    attacking = table.holder == seat or table.holder == friend
     my_trumps = legal & tmask
     if attacking and my_trumps and opp_trumps:
         top = my_trumps.bit_length() - 1
@@ -260,23 +342,18 @@ def _lead(
         top = mine.bit_length() - 1
         if outstanding & ABOVE[top]:
             continue
-        ruffed = False
-        for s in range(4):
-            if s != seat and s != friend and not poss[s] & sm and poss[s] & tmask:
-                ruffed = True
-                break
-        if ruffed and (outstanding & sm):
+        if ruffs >> suit & 1 and outstanding & sm:
             continue
-        length = (hand & sm).bit_count()
+        length = _suit_count(hand, suit)
         if length > best_len:
             best_master, best_len = top, length
     if best_master >= 0:
         return best_master
-    if attacking and my_trumps and opp_trumps and my_trumps.bit_count() >= 3:
+    if attacking and my_trumps and opp_trumps and _trump_count(my_trumps) >= 3:
         return _lowest_card(my_trumps)
     # Lead low from the longest side suit no opponent can ruff.
     choice = -1
-    choice_key = (-1, -1)
+    choice_key = -1
     for suit in range(4):
         sm = SUIT_MASKS[suit]
         if sm & tmask:
@@ -284,18 +361,20 @@ def _lead(
         mine = legal & sm
         if not mine:
             continue
-        ruffable = 0
-        for s in range(4):
-            if s != seat and s != friend and not poss[s] & sm and poss[s] & tmask:
-                ruffable = 1
-                break
-        key = (1 - ruffable, (hand & sm).bit_count())
+        key = (0 if ruffs >> suit & 1 else 16) + _suit_count(hand, suit)
         if key > choice_key:
             choice_key = key
             choice = _lowest_card(mine)
     if choice >= 0:
         return choice
     return _lowest_card(legal)
+
+
+def _trump_count(trumps: CardMask) -> int:
+    count = 0
+    for suit in range(4):
+        count += _suit_count(trumps, suit)
+    return count
 
 
 def rollout(
@@ -308,17 +387,134 @@ def rollout(
 ) -> list[int]:
     """Play the position out with :func:`policy_card` for every seat (perfect
     information); returns the final tricks won. ``hands``/``trick``/``won`` are
-    modified."""
+    modified (``hands`` end empty, ``trick`` too).
+
+    The hands are four local ints and the trick the three ints of
+    :mod:`batak.play` (``led``, ``led_high``, ``trump_high``) plus the seat
+    winning it, so a card allocates nothing.
+    """
+    return _play_out(table, hands, trick, leader, broken, won, None)
+
+
+def rollout_hidden(
+    table: Table,
+    hands: list[CardMask],
+    trick: list[int],
+    leader: int,
+    broken: bool,
+    won: list[int],
+    excluded: list[CardMask],
+) -> list[int]:
+    """Like :func:`rollout`, but each seat plays from its own cards and what is public
+    in the play-out: the cards still out, less those the rules prove a seat cannot
+    hold (``excluded[s]``: :func:`batak.ai.knowledge.exclusions` of the real deal at
+    the start, then :func:`batak.play.excluded_by_play` of each card played here).
+    No seat's choice reads another seat's sampled hand. ``excluded`` is modified.
+    """
+    return _play_out(table, hands, trick, leader, broken, won, excluded)
+
+
+def _play_out(
+    table: Table,
+    hands: list[CardMask],
+    trick: list[int],
+    leader: int,
+    broken: bool,
+    won: list[int],
+    excluded: list[CardMask] | None,
+) -> list[int]:
     tmask = table.tmask
     overtake = table.overtake
+    breaking = table.breaking
+    n = len(trick)
+    led, led_high, trump_high = trick_state(trick, tmask)
+    win_seat = (leader + trick_best(trick, tmask)) % 4 if n else -1
+    trick.clear()
+    h0, h1, h2, h3 = hands[0], hands[1], hands[2], hands[3]
+    x0 = x1 = x2 = x3 = 0
+    if excluded is not None:
+        x0, x1, x2, x3 = excluded[0], excluded[1], excluded[2], excluded[3]
     while True:
-        seat = (leader + len(trick)) % 4
-        hand = hands[seat]
+        seat = (leader + n) % 4
+        hand = _at(h0, h1, h2, h3, seat)
         if not hand:
-            return won
-        legal = legal_mask(hand, trick, tmask, broken, overtake)
-        card = policy_card(table, seat, hand, hands, trick, leader, broken, legal, won[seat] > 0)
-        leader, broken = play_one(table, hands, trick, leader, broken, won, card)
+            break
+        legal = legal_cards(hand, led, led_high, trump_high, tmask, broken, overtake)
+        if legal & (legal - 1) == 0:
+            card = legal.bit_length() - 1
+        elif excluded is None:
+            card = _policy(
+                table,
+                seat,
+                hand,
+                h0,
+                h1,
+                h2,
+                h3,
+                n,
+                led,
+                winning_card(led_high, trump_high),
+                win_seat,
+                leader,
+                legal,
+                won[seat] > 0,
+            )
+        else:
+            # What this seat sees: every card still out may be with any other seat,
+            # less what the rules exclude.
+            out = (h0 | h1 | h2 | h3) & ~hand
+            card = _policy(
+                table,
+                seat,
+                hand,
+                hand if seat == 0 else out & ~x0,
+                hand if seat == 1 else out & ~x1,
+                hand if seat == 2 else out & ~x2,
+                hand if seat == 3 else out & ~x3,
+                n,
+                led,
+                winning_card(led_high, trump_high),
+                win_seat,
+                leader,
+                legal,
+                won[seat] > 0,
+            )
+        if excluded is not None:
+            gone = excluded_by_play(card, led, led_high, trump_high, tmask, broken, overtake)
+            if seat < 2:
+                if seat == 0:
+                    x0 |= gone
+                else:
+                    x1 |= gone
+            elif seat == 2:
+                x2 |= gone
+            else:
+                x3 |= gone
+        bit = 1 << card
+        if seat < 2:
+            if seat == 0:
+                h0 ^= bit
+            else:
+                h1 ^= bit
+        elif seat == 2:
+            h2 ^= bit
+        else:
+            h3 ^= bit
+        if not broken and breaking[led + 1] >> card & 1:
+            broken = True
+        led, led_high, trump_high = add_card(led, led_high, trump_high, card, tmask)
+        if winning_card(led_high, trump_high) == card:
+            win_seat = seat
+        n += 1
+        if n == 4:
+            won[win_seat] += 1
+            leader = win_seat
+            n = 0
+            led = led_high = trump_high = -1
+    hands[0], hands[1], hands[2], hands[3] = h0, h1, h2, h3
+    if excluded is not None:
+        excluded[0], excluded[1], excluded[2], excluded[3] = x0, x1, x2, x3
+    return won
 
 
 def play_one(

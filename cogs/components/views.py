@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import discord
@@ -12,7 +13,7 @@ from images.build import sort_hand
 
 from ..i18n import t
 from ..service import Table
-from ..text.words import action_text, suit_text
+from ..text.words import suit_text
 from .buttons import HandButton, TableButton, view_of
 
 Style = discord.ButtonStyle
@@ -94,26 +95,99 @@ def hand_view(table: Table, seat: int, lang: str) -> discord.ui.View | None:
         from batak import parse_card
 
         codes = sort_hand([card_code(c) for c in _cards(obs.hand)])
-        for i, code in enumerate(codes):
+        rows = card_rows([code[1] for code in codes])
+        for code, row in zip(codes, rows, strict=True):
             card = parse_card(code)
             ok = card in legal
+            red = code[1] in RED_SUITS
             items.append(
                 HandButton(
                     tid,
                     seat,
                     move,
                     f"c{code}",
-                    label=action_text(Play(card), lang),
-                    style=Style.primary if ok else Style.secondary,
+                    label=card_button_label(code),
+                    style=(Style.danger if red else Style.primary) if ok else Style.secondary,
                     disabled=not ok,
-                    row=i // 5,
+                    row=row,
                 )
             )
+        control_row = (rows[-1] + 1) if rows and rows[-1] < 4 else 4
+        items.append(
+            HandButton(
+                tid,
+                seat,
+                move,
+                "hint",
+                label=t("button.hint", lang),
+                disabled=not mine,
+                row=control_row,
+            )
+        )
+        items.append(
+            HandButton(tid, seat, move, "ref", label=t("button.refresh", lang), row=control_row)
+        )
+        return view_of(items)
     items.append(
         HandButton(tid, seat, move, "hint", label=t("button.hint", lang), disabled=not mine, row=4)
     )
     items.append(HandButton(tid, seat, move, "ref", label=t("button.refresh", lang), row=4))
     return view_of(items)
+
+
+RED_SUITS = frozenset("HD")
+SUIT_EMOJI = {"S": "\u2660\ufe0f", "H": "\u2665\ufe0f", "D": "\u2666\ufe0f", "C": "\u2663\ufe0f"}
+"""Suit symbols in emoji presentation: Discord draws hearts and diamonds red, spades and
+clubs black, on every button style."""
+ROWS, PER_ROW = 5, 5
+"""Discord's limits: 5 action rows of 5 buttons."""
+
+
+def card_button_label(code: str) -> str:
+    """``"TH"`` -> ``"10♥️"``: the rank, then the suit as a coloured emoji."""
+    rank = "10" if code[0] == "T" else code[0]
+    return rank + SUIT_EMOJI[code[1]]
+
+
+def card_rows(suits: list[str]) -> list[int]:
+    """The row of each card button (cards given in hand order, by suit letter).
+
+    A row holds one suit where it fits; a suit of more than five continues on the next
+    row. The cards use at most four rows, the fifth (or the row after the cards) is for
+    Hint and Refresh: when a row per suit would need more than four rows, the shortest
+    neighbouring suits share a row (the fewest shared rows; colours tell them apart).
+    """
+    n = len(suits)
+    if n == 0:
+        return []
+    limit = ROWS - 1
+    inf = 10 * n + 10
+    # best[r][i]: the fewest mixed or split rows laying out the first i cards in r rows.
+    best = [[inf] * (n + 1) for _ in range(limit + 1)]
+    cut = [[0] * (n + 1) for _ in range(limit + 1)]
+    best[0][0] = 0
+    for r in range(1, limit + 1):
+        for i in range(1, n + 1):
+            for j in range(max(0, i - PER_ROW), i):
+                if best[r - 1][j] >= inf:
+                    continue
+                row = suits[j:i]
+                mixed = sum(1 for a, b in itertools.pairwise(row) if a != b)
+                # a row ending inside a suit whose next card would have fitted is a split
+                split = i < n and suits[i] == suits[i - 1] and i - j < PER_ROW
+                cost = best[r - 1][j] + mixed + (1 if split else 0)
+                if cost < best[r][i]:
+                    best[r][i], cut[r][i] = cost, j
+    # The fewest mixed rows; among those, the most rows (one suit per row reads best).
+    used = min(range(1, limit + 1), key=lambda r: (best[r][n], -r))
+    rows: list[int] = [0] * n
+    i, r = n, used
+    while r > 0:
+        j = cut[r][i]
+        for k in range(j, i):
+            rows[k] = r - 1
+        i, r = j, r - 1
+    return rows
 
 
 def _cards(mask: int) -> list[int]:

@@ -41,6 +41,10 @@ class TableListener(Protocol):
     ) -> None:
         """The computer played a person's turn; ``handed_over`` when it keeps the seat."""
 
+    async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
+        """A person left the seat (``change``: left, kicked) or took it back (back);
+        ``name`` is the person's."""
+
 
 class NullListener:
     """A listener that ignores everything."""
@@ -69,6 +73,9 @@ class NullListener:
     async def seat_timed_out(
         self, table: Table, seat: int, action: Action, handed_over: bool
     ) -> None:
+        return None
+
+    async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
         return None
 
 

@@ -61,6 +61,38 @@ def _seconds(value: Any) -> float | None:
     return seconds if seconds >= 0 else None
 
 
+NotifyMode = Literal["needed", "every", "never"]
+NOTIFY_MODES: tuple[NotifyMode, ...] = ("needed", "every", "never")
+"""When a person is pinged for their turn: only when they cannot see it, every turn, never."""
+
+
+def as_notify(value: Any) -> NotifyMode | None:
+    for mode in NOTIFY_MODES:
+        if value == mode:
+            return mode
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class FormerSeat:
+    """A person who left a seat in play: their name stays on the moves before ``until``."""
+
+    seat: int
+    until: int
+    name: str
+
+
+def _former(raw: Any) -> tuple[FormerSeat, ...]:
+    out: list[FormerSeat] = []
+    for entry in raw if isinstance(raw, list) else []:
+        if not isinstance(entry, Mapping):
+            continue
+        seat, until = _int(entry.get("seat")), _int(entry.get("until"))
+        if seat is not None and 0 <= seat < 4 and until is not None:
+            out.append(FormerSeat(seat, until, str(entry.get("name") or "")))
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True)
 class TableSettings:
     """A table's settings, stored with its game as a JSON object (``Game.settings``).
@@ -91,6 +123,11 @@ class TableSettings:
     ratings and standings. A row stored before rated tables existed is rated."""
     hints: bool = False
     """Hints are given at this table (only ever at a casual one)."""
+    notify: Mapping[str, NotifyMode] = field(default_factory=dict)
+    """Each seated person's notification setting (by user id), carried to their next
+    tables."""
+    former_seats: tuple[FormerSeat, ...] = ()
+    """People who left their seat during play (past tricks keep their names)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     _KEYS = (
@@ -105,6 +142,8 @@ class TableSettings:
         "rematch_of",
         "rated",
         "hints",
+        "notify",
+        "former_seats",
     )
 
     @classmethod
@@ -124,6 +163,14 @@ class TableSettings:
             rematch_of=_int(raw.get("rematch_of")),
             rated=raw.get("rated", True) is not False,
             hints=raw.get("hints") is True and raw.get("rated") is False,
+            notify={
+                str(k): mode
+                for k, v in (raw.get("notify") or {}).items()
+                if (mode := as_notify(v)) is not None
+            }
+            if isinstance(raw.get("notify"), Mapping)
+            else {},
+            former_seats=_former(raw.get("former_seats")),
             extra={k: v for k, v in raw.items() if k not in cls._KEYS},
         )
 
@@ -147,6 +194,12 @@ class TableSettings:
             out["day"] = self.day
         if self.rematch_of is not None:
             out["rematch_of"] = self.rematch_of
+        if self.notify:
+            out["notify"] = dict(self.notify)
+        if self.former_seats:
+            out["former_seats"] = [
+                {"seat": f.seat, "until": f.until, "name": f.name} for f in self.former_seats
+            ]
         out.update(self.extra)
         return out
 
@@ -189,6 +242,10 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timeouts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     summary: MatchSummary | None = None
+    deadline: float | None = None
+    """When the person to act runs out of time (Unix seconds), or None (no timer)."""
+    deadline_move: int = -1
+    """The move ``deadline`` belongs to."""
     _settings: tuple[Game, TableSettings] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -267,6 +324,19 @@ class Table:
         """True when a computer player acts for the seat (a bot, or a person away)."""
         s = self.seats[seat]
         return s.bot_level is not None
+
+    def deadline_now(self) -> float | None:
+        """The deadline of the turn being played now (None: no timer, or a computer's turn)."""
+        if self.deadline is None or self.deadline_move != self.move:
+            return None
+        return self.deadline
+
+    def former_name(self, seat: int, move: int) -> str | None:
+        """The name of the person who held ``seat`` at ``move`` if they have left since."""
+        for entry in self.settings.former_seats:
+            if entry.seat == seat and move < entry.until:
+                return entry.name
+        return None
 
     def observation(self, seat: int) -> Observation:
         assert self.match is not None

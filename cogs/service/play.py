@@ -8,8 +8,9 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from batak import Action, format_action, parse_action
+from batak import PASS, Action, format_action, parse_action
 from batak.ai.hints import Hint
+from batak.deal import Phase
 from data import (
     AlreadyRecordedError,
     Announcement,
@@ -22,6 +23,7 @@ from data import (
 )
 
 from .. import workers
+from ..ops.metrics import METRICS
 from .computer import computer_choice, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
 from .listener import Event
@@ -82,7 +84,7 @@ class PlayingTables(TableRegistry):
             except ValueError as exc:
                 raise ServiceError("error.forged") from exc
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             if self.tables.get(table_id) is not table or not table.playing:
                 raise ServiceError("error.no_table")
             if table.recording:
@@ -114,7 +116,7 @@ class PlayingTables(TableRegistry):
         """A person away (a computer holding their seat) takes the seat back."""
         table = self.get(table_id)
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             seat = table.seat_of(user_id)
             if seat is None or not table.seats[seat].is_away or not table.playing:
                 return False
@@ -128,6 +130,8 @@ class PlayingTables(TableRegistry):
         await self.store.set_seat(table.id, seat, Seat(s.user_id, None, s.name), expected=s)
         await self._refresh(table)
         table.timeouts[seat] = 0
+        name = s.name or ""
+        events.append(lambda: self.listener.seat_changed(table, seat, "back", name))
         events.append(lambda: self.listener.table_changed(table))
 
     async def hint(self, table_id: int, user_id: int) -> tuple[Action, Hint]:
@@ -166,6 +170,7 @@ class PlayingTables(TableRegistry):
         before = match.move_number
         deals_before = len(match.finished)
         match.apply(action, seat)
+        self._set_deadline(table)  # before any await: whoever reads the turn sees its clock
         try:
             await self.store.append_action(
                 table.id,
@@ -184,6 +189,7 @@ class PlayingTables(TableRegistry):
             except Exception:
                 log.exception("table %s: could not reload after a failed commit", table.id)
             raise
+        METRICS.moves.labels(actor).inc()
         deal_done = deals_before if len(match.finished) > deals_before else None
         events.append(lambda: self.listener.action_applied(table, seat, action, actor))
         if deal_done is not None:
@@ -250,7 +256,12 @@ class PlayingTables(TableRegistry):
                     match.totals[0],
                     day=table.settings.day,
                     placement=match.placements()[0],
-                    details={"totals": list(match.totals), "deals": len(match.finished)},
+                    details={
+                        "totals": list(match.totals),
+                        "deals": len(match.finished),
+                        # the deals themselves: replays, reviews, the daily comparison
+                        "records": [d.to_record() for d in match.finished],
+                    },
                     game_id=table.id,
                 )
             except DailyAlreadyPlayedError:
@@ -305,13 +316,31 @@ class PlayingTables(TableRegistry):
             return
         timeout = table.settings.turn_timeout_s
         if timeout:
+            now = self._clock()
+            self._set_deadline(table)
+            assert table.deadline is not None
             self.timers.schedule(
-                key, float(timeout), lambda: self._timer_fired(table.id, move, True)
+                key,
+                max(0.0, table.deadline - now),
+                lambda: self._timer_fired(table.id, move, True),
             )
         else:
+            table.deadline = None
             self.timers.cancel(key)
         if events is not None:
             events.append(lambda: self.listener.turn_started(table, seat))
+
+    def _set_deadline(self, table: Table) -> None:
+        """The deadline of the turn now (kept if already set for this move)."""
+        match = table.match
+        timeout = table.settings.turn_timeout_s
+        if match is None or match.is_over or match.to_act is None or not timeout:
+            return
+        if table.controlled_by_bot(match.to_act) or table.is_daily:
+            return
+        if table.deadline is None or table.deadline_move != match.move_number:
+            table.deadline = self._clock() + float(timeout)
+            table.deadline_move = match.move_number
 
     async def _timer_fired(self, table_id: int, move: int, timed_out: bool) -> None:
         table = self.tables.get(table_id)
@@ -319,7 +348,7 @@ class PlayingTables(TableRegistry):
             return
         events: list[Event] = []
         try:
-            async with table.lock:
+            async with self._hold(table):
                 if self.tables.get(table_id) is not table or not table.playing:
                     return
                 match = table.match
@@ -327,7 +356,10 @@ class PlayingTables(TableRegistry):
                 if match.move_number != move or match.to_act is None:
                     return
                 seat = match.to_act
-                action = await self._computer_action(table, seat)
+                if timed_out and not table.controlled_by_bot(seat) and _may_pass(table):
+                    action: Action = PASS  # a time-out never bids for an absent person
+                else:
+                    action = await self._computer_action(table, seat)
                 handed_over = False
                 if timed_out and not table.controlled_by_bot(seat):
                     table.timeouts[seat] += 1
@@ -363,3 +395,10 @@ class PlayingTables(TableRegistry):
                     lambda: self._timer_fired(table_id, move, timed_out),
                 )
         await self._emit(events)
+
+
+def _may_pass(table: Table) -> bool:
+    """In the auction, when passing is allowed (a time-out passes)."""
+    match = table.match
+    assert match is not None
+    return match.deal.phase is Phase.AUCTION and PASS in match.legal_actions()

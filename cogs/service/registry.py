@@ -6,10 +6,12 @@ table by itself.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import random
-from collections.abc import Callable
+import time
+from collections.abc import AsyncIterator, Callable
 
 from batak import Match, parse_action
 from data import Store
@@ -34,13 +36,21 @@ class TableRegistry:
         listener: TableListener | None = None,
         today: Callable[[], dt.date] | None = None,
         rng: random.Random | None = None,
+        owns_guild: Callable[[int], bool] | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """``owns_guild``: whether this process runs the shard of a server (several
+        processes share one database; each restores, times and moves only its own
+        servers' tables). Default: every server."""
+        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda _guild_id: True)
         self.store = store
         self.config = config or ServiceConfig()
         self.timers: Timers = timers if timers is not None else AsyncioTimers()
         self.listener: TableListener = listener if listener is not None else NullListener()
         self._today = today or (lambda: dt.datetime.now(dt.UTC).date())
         self._rng = rng or random.SystemRandom()
+        self._clock = clock
+        """Wall-clock time (Unix seconds): turn deadlines are shown and stored as such."""
         self.tables: dict[int, Table] = {}
         self._finished: dict[int, Table] = {}
         self._opening: set[tuple[int, int]] = set()
@@ -111,6 +121,14 @@ class TableRegistry:
 
     async def close(self) -> None:
         await self.timers.close()
+
+    @contextlib.asynccontextmanager
+    async def _hold(self, table: Table) -> AsyncIterator[None]:
+        """Hold a table for a change: its lock in this process, then the store's table
+        lock (on PostgreSQL an advisory lock, so another process sharing the database
+        never applies moves to it at the same time)."""
+        async with table.lock, self.store.table_lock(table.id):
+            yield
 
     async def _refresh(self, table: Table) -> None:
         table.game = await self.store.get_game(table.id)

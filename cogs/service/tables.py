@@ -8,6 +8,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import datetime
 
 from batak import Match, RulesError, daily_seed, preset
 from data import (
@@ -25,9 +26,13 @@ from .errors import ServiceError
 from .listener import Event
 from .model import (
     DAILY,
+    NOTIFY_MODES,
     CloseReason,
+    FormerSeat,
+    NotifyMode,
     Table,
     TableSettings,
+    as_notify,
     as_pace,
     is_preset_unchanged,
     phase_of,
@@ -35,6 +40,8 @@ from .model import (
 from .play import PlayingTables
 
 log = logging.getLogger(__name__)
+
+__all__ = ["NOTIFY_MODES", "TableService"]
 
 
 class TableService(PlayingTables):
@@ -44,9 +51,12 @@ class TableService(PlayingTables):
 
     # ------------------------------------------------------------------ start-up
     async def restore(self) -> list[int]:
-        """Load every open table from the store and restart its timers; returns their ids."""
+        """Load every open table of this process's servers from the store and restart
+        its timers; returns their ids."""
         restored = []
         for stored in await self.store.open_games():
+            if not self.owns_guild(stored.guild_id):
+                continue  # another shard's process runs it
             try:
                 table = await self._load(stored.id)
             except Exception:
@@ -56,18 +66,36 @@ class TableService(PlayingTables):
             restored.append(table.id)
             events: list[Event] = []
             if table.match is not None and table.match.is_over and table.game.status == "playing":
-                async with table.lock:
+                async with self._hold(table):
                     await self._finish_match(table, events)
                 await self._emit(events)
             elif table.playing and table.is_daily:
                 events = []
-                async with table.lock:  # a crash between the computers' moves
+                async with self._hold(table):  # a crash between the computers' moves
                     await self._run_daily_bots(table, events)
                 await self._emit(events)
             elif table.playing:
+                await self._restore_deadline(table)
                 self._schedule(table)
         log.info("restored %d open table(s)", len(restored))
         return restored
+
+    async def _restore_deadline(self, table: Table) -> None:
+        """The turn timer resumes with the time that was left: the turn began when the
+        last action was stored (or when the match started)."""
+        timeout = table.settings.turn_timeout_s
+        if not timeout or table.to_act is None or table.controlled_by_bot(table.to_act):
+            return
+        began = table.game.updated_at
+        if table.move > 0:
+            log_ = await self.store.action_log(table.id, since_move=table.move - 1)
+            if log_:
+                began = log_[-1].at
+        try:
+            start = datetime.fromisoformat(began).timestamp()
+        except ValueError:
+            return
+        table.deadline, table.deadline_move = start + float(timeout), table.move
 
     # ------------------------------------------------------------------ lobby
     async def create_table(
@@ -85,12 +113,14 @@ class TableService(PlayingTables):
         seats: list[Seat] | None = None,
         rematch_of: int | None = None,
         casual: bool = False,
+        language: str | None = None,
     ) -> Table:
         """Open a lobby with the host in seat 0 (or the given seats).
 
         The table is rated when it plays a preset unchanged (:func:`is_preset_unchanged`)
         and the host did not ask for a ``casual`` one; a casual table gives hints when
-        the server allows them (``casual_hints``).
+        the server allows them (``casual_hints``). ``language`` is the table's (public
+        messages); default: the server's setting.
 
         The store keeps one open table per seated host and server, and one rematch per
         finished table, whoever races: ``error.already_hosting`` and
@@ -110,7 +140,7 @@ class TableService(PlayingTables):
             pace=p,
             turn_timeout_s=self.config.turn_timeout_override or g.turn_timeout_s(p),
             bot_level=g.bot_level,
-            language=g.language,
+            language=language or g.language,
             first_dealer=0,
             rematch_of=rematch_of,
             rated=not casual and is_preset_unchanged(rules),
@@ -133,8 +163,57 @@ class TableService(PlayingTables):
             raise ServiceError("error.rematch_exists", table=exc.game_id) from exc
         table = Table(game=game, match=None, rules=rules)
         self.tables[table.id] = table
+        for s in initial:
+            if s.user_id is not None:
+                await self._carry_notifications(table, s.user_id)
         await self._emit([lambda: self.listener.table_changed(table)])
         return table
+
+    # ------------------------------------------------------------------ notifications
+    async def notification_mode(self, user_id: int) -> NotifyMode:
+        """A person's notification setting (needed, every, never), kept in the settings of
+        their tables and carried to each new one; ``needed`` if never chosen.
+
+        Their own setting (``/batak settings me``, stored with their personal settings)
+        comes first; a table's copy is what a person chose before personal settings
+        existed."""
+        own = as_notify((await self.store.get_user_settings(user_id)).notifications)
+        if own is not None:
+            return own
+        for table in self.tables_of(user_id):
+            mode = table.settings.notify.get(str(user_id))
+            if mode is not None:
+                return mode
+        for game in await self.store.list_games(user_id=user_id, status=None, limit=5):
+            mode = TableSettings.from_dict(game.settings).notify.get(str(user_id))
+            if mode is not None:
+                return mode
+        return "needed"
+
+    async def set_notifications(self, user_id: int, mode: str) -> int:
+        """Copy a person's notification setting to every open table of theirs (turn notices
+        read it there); returns how many. Their own copy is in their personal settings."""
+        chosen = as_notify(mode)
+        if chosen is None:
+            raise ServiceError("error.bad_setting", reason=f"notifications {mode!r}")
+        done = 0
+        for table in self.tables_of(user_id):
+            async with table.lock:
+                if table.is_daily or not table.game.is_open:
+                    continue
+                await self._write_notify(table, user_id, chosen)
+                done += 1
+        return done
+
+    async def _write_notify(self, table: Table, user_id: int, mode: NotifyMode) -> None:
+        notify = dict(table.settings.notify) | {str(user_id): mode}
+        settings = replace(table.settings, notify=notify)
+        table.game = await self.store.set_game_settings(table.id, settings.to_dict())
+
+    async def _carry_notifications(self, table: Table, user_id: int) -> None:
+        mode = await self.notification_mode(user_id)
+        if mode != "needed" and table.settings.notify.get(str(user_id)) != mode:
+            await self._write_notify(table, user_id, mode)
 
     def hosted_by(self, guild_id: int, host_id: int) -> Table | None:
         """The open table (not a daily) ``host_id`` hosts and sits at in the server."""
@@ -174,7 +253,7 @@ class TableService(PlayingTables):
 
     async def join(self, table_id: int, user_id: int, name: str | None = None) -> int:
         table = self._lobby(table_id)
-        async with table.lock:
+        async with self._hold(table):
             self._lobby(table_id)
             if table.seat_of(user_id) is not None:
                 raise ServiceError("error.already_seated")
@@ -185,12 +264,13 @@ class TableService(PlayingTables):
             except GameClosedError as exc:
                 raise ServiceError("error.already_started") from exc
             await self._refresh(table)
+            await self._carry_notifications(table, user_id)
         await self._emit([lambda: self.listener.table_changed(table)])
         return seat
 
     async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> int:
         table = self._lobby(table_id)
-        async with table.lock:
+        async with self._hold(table):
             self._lobby(table_id)
             if user_id != table.host_id and table.seat_of(user_id) is None:
                 raise ServiceError("error.not_seated")
@@ -203,11 +283,12 @@ class TableService(PlayingTables):
         await self._emit([lambda: self.listener.table_changed(table)])
         return free[0]
 
-    async def leave(self, table_id: int, user_id: int) -> int:
-        """Leave a table: in the lobby the seat empties, in play a computer player takes it."""
+    async def leave(self, table_id: int, user_id: int, change: str = "left") -> int:
+        """Leave a table: in the lobby the seat empties, in play a computer player takes it
+        (the table is told: ``change`` is left or kicked; past tricks keep the name)."""
         table = self.get(table_id)
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             seat = table.seat_of(user_id)
             if seat is None:
                 raise ServiceError("error.not_seated")
@@ -222,9 +303,14 @@ class TableService(PlayingTables):
                 if all(s.user_id is None for s in table.seats):
                     await self._cancel_locked(table, "empty", events)
             else:
+                name = table.seats[seat].name or ""
+                former = (*table.settings.former_seats, FormerSeat(seat, table.move, name))
                 await self.store.leave_game(table_id, user_id, replace_with_bot=table.bot_level)
-                await self._refresh(table)
+                table.game = await self.store.set_game_settings(
+                    table_id, replace(table.settings, former_seats=former).to_dict()
+                )
                 table.timeouts[seat] = 0
+                events.append(lambda: self.listener.seat_changed(table, seat, change, name))
                 events.append(lambda: self.listener.table_changed(table))
                 if all(s.user_id is None for s in table.seats):
                     await self._cancel_locked(table, "empty", events)
@@ -239,14 +325,14 @@ class TableService(PlayingTables):
             raise ServiceError("error.host_only")
         if table.seat_of(target) is None:
             raise ServiceError("error.target_not_seated")
-        return await self.leave(table_id, target)
+        return await self.leave(table_id, target, "kicked")
 
     async def cancel(self, table_id: int, user_id: int, *, is_admin: bool) -> None:
         table = self.get(table_id)
         if not self.is_host(table, user_id) and not is_admin:
             raise ServiceError("error.host_only")
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             if table.id not in self.tables:
                 raise ServiceError("error.no_table")
             if table.recording:
@@ -269,7 +355,7 @@ class TableService(PlayingTables):
         """The host starts the match; empty seats get computer players."""
         table = self._lobby(table_id)
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             self._lobby(table_id)
             if not self.is_host(table, user_id):
                 raise ServiceError("error.host_only")
@@ -322,6 +408,7 @@ class TableService(PlayingTables):
             seats=seats,
             rematch_of=table_id,
             casual=not old.settings.rated,
+            language=old.settings.language or guild.language,
         )
         return table
 
@@ -373,7 +460,7 @@ class TableService(PlayingTables):
         table = Table(game=game, match=match, rules=rules)
         self.tables[table.id] = table
         events: list[Event] = []
-        async with table.lock:
+        async with self._hold(table):
             await self._run_daily_bots(table, events)
         await self._emit(events)
         return table

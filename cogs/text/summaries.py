@@ -10,14 +10,41 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from batak import SUITS, card_label, cards_of, scoring
-from batak.cards import SUIT_MASKS
+from batak import card_label, cards_of, scoring
+from batak.cards import HAND_SUIT_ORDER, SUIT_MASKS
 from batak.deal import Observation, Phase
 from data import MatchSummary, display_rating
 
 from ..i18n import t
 from ..service import Table
-from .words import seat_names, suit_text
+from .words import deadline_text, name_at, seat_names, suit_text
+
+HAND_SUITS = HAND_SUIT_ORDER
+"""The order of suits in a hand, the same in its text line, its buttons and its picture."""
+
+
+def _trick_line(table: Table, obs: Observation, lang: str) -> str | None:
+    """The cards on the table (or the last trick), named by who played them then."""
+    match = table.match
+    assert match is not None
+    if obs.trick:
+        leader = obs.trick_leader if obs.trick_leader is not None else 0
+        first = match.move_number - len(obs.trick)
+        played = ", ".join(
+            f"{name_at(table, (leader + i) % 4, first + i, lang)} {card_label(card)}"
+            for i, card in enumerate(obs.trick)
+        )
+        return t("summary.trick", lang, cards=played)
+    if obs.tricks:
+        last = obs.tricks[-1]
+        first = match.move_number - len(last.cards)
+        played = ", ".join(
+            f"{name_at(table, last.seat_of(i), first + i, lang)} {card_label(card)}"
+            for i, card in enumerate(last.cards)
+        )
+        winner = name_at(table, last.winner, match.move_number - 1, lang)
+        return t("summary.last_trick", lang, cards=played, winner=winner)
+    return None
 
 
 # ----------------------------------------------------------------------------- public text
@@ -39,7 +66,11 @@ def _phase_line(table: Table, obs: Observation, names: Sequence[str], lang: str)
         Phase.TRUMP: "summary.to_trump",
         Phase.PLAY: "summary.to_play",
     }.get(obs.phase, "summary.over")
-    return t(key, lang, name=who)
+    line = t(key, lang, name=who)
+    deadline = table.deadline_now()
+    if deadline is not None:
+        line += " " + deadline_text(deadline, lang)
+    return line
 
 
 def public_summary(table: Table, lang: str, note: str | None = None) -> str:
@@ -88,18 +119,9 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
         key = "summary.contract_forced" if c.forced else "summary.contract"
         lines.append(t(key, lang, name=names[c.seat], bid=c.bid, trump=trump))
     if obs.phase is Phase.PLAY:
-        if obs.trick:
-            leader = obs.trick_leader if obs.trick_leader is not None else 0
-            played = ", ".join(
-                f"{names[(leader + i) % 4]} {card_label(card)}" for i, card in enumerate(obs.trick)
-            )
-            lines.append(t("summary.trick", lang, cards=played))
-        elif obs.tricks:
-            last = obs.tricks[-1]
-            played = ", ".join(
-                f"{names[last.seat_of(i)]} {card_label(card)}" for i, card in enumerate(last.cards)
-            )
-            lines.append(t("summary.last_trick", lang, cards=played, winner=names[last.winner]))
+        trick = _trick_line(table, obs, lang)
+        if trick is not None:
+            lines.append(trick)
         won = ", ".join(f"{names[s]} {obs.tricks_won[s]}" for s in range(4))
         lines.append(t("summary.tricks", lang, tricks=won))
     totals = ", ".join(f"{names[s]} {match.totals[s]}" for s in range(4))
@@ -179,7 +201,7 @@ def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> 
         lines.append(t("hand.blind", lang))
     else:
         parts = []
-        for suit in SUITS:
+        for suit in HAND_SUITS:
             cards = [card_label(c) for c in reversed(cards_of(obs.hand & SUIT_MASKS[suit]))]
             parts.append(" ".join(cards) if cards else f"{suit.symbol} –")
         lines.append(" · ".join(parts))
@@ -192,18 +214,9 @@ def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> 
                 suit_text(c.trump, lang) if c.trump is not None else t("summary.no_trump_yet", lang)
             )
             lines.append(t("summary.contract", lang, name=names[c.seat], bid=c.bid, trump=trump))
-        if obs.phase is Phase.PLAY and obs.trick:
-            leader = obs.trick_leader if obs.trick_leader is not None else 0
-            played = ", ".join(
-                f"{names[(leader + i) % 4]} {card_label(card)}" for i, card in enumerate(obs.trick)
-            )
-            lines.append(t("summary.trick", lang, cards=played))
-        elif obs.phase is Phase.PLAY and obs.tricks:
-            last = obs.tricks[-1]
-            played = ", ".join(
-                f"{names[last.seat_of(i)]} {card_label(card)}" for i, card in enumerate(last.cards)
-            )
-            lines.append(t("summary.last_trick", lang, cards=played, winner=names[last.winner]))
+        trick = _trick_line(table, obs, lang) if obs.phase is Phase.PLAY else None
+        if trick is not None:
+            lines.append(trick)
         elif obs.phase is Phase.AUCTION and obs.calls:
             calls = ", ".join(
                 f"{names[s]}: {t('action.pass', lang) if b is None else b}" for s, b in obs.calls
@@ -218,6 +231,9 @@ def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> 
             Phase.PLAY: "hand.your_card",
         }[obs.phase]
         lines.append(t(key, lang))
+        deadline = table.deadline_now()
+        if deadline is not None:
+            lines.append(deadline_text(deadline, lang))
     elif obs.to_act is not None:
         lines.append(t("hand.waiting", lang, name=names[obs.to_act]))
     return "\n".join(lines)

@@ -87,6 +87,16 @@ def seat_names(table: Table, lang: str) -> list[str]:
     return [seat_name(s, i, lang) for i, s in enumerate(table.seats)]
 
 
+def name_at(table: Table, seat: int, move: int, lang: str) -> str:
+    """Who played ``seat`` at ``move``: a person who has left since keeps their name."""
+    return table.former_name(seat, move) or seat_name(table.seats[seat], seat, lang)
+
+
+def deadline_text(deadline: float, lang: str) -> str:
+    """When time runs out, as a Discord timestamp each reader sees in their own clock."""
+    return t("turn.deadline", lang, when=f"<t:{int(deadline)}:R>")
+
+
 def players(table: Table, lang: str) -> list[Player]:
     """The seats' names for pictures (plain characters)."""
     return [

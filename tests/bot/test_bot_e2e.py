@@ -163,12 +163,13 @@ async def test_stale_doubled_and_forged_clicks() -> None:
             first = options[0]
             await d.click(alice, hand, first, wait="response")
             # The same button again (a doubled click / an old copy): refused; the answer
-            # is one edit of her hand, with the warning on top.
+            # is one edit of her hand, with the warning on top (her hand also follows the
+            # game, so it may be edited again as the computers play).
             before = d.message(hand.id).edit_count
             rec = await d.click_custom_id(alice, hand, first, wait="response")
             assert not rec.failed and rec.followups == []
-            await d.wait_until(lambda: d.message(hand.id).edit_count == before + 1)
-            assert "out of date" in d.message(hand.id).text()
+            await d.wait_until(lambda: "out of date" in d.message(hand.id).text())
+            assert d.message(hand.id).edit_count > before
             # A forged id for someone else's seat: a new private answer, her hand untouched.
             parts = first.split(":")
             other_seat = f"bt:{parts[1]}:{(int(parts[2]) + 1) % 4}:{parts[3]}:p"
@@ -176,12 +177,12 @@ async def test_stale_doubled_and_forged_clicks() -> None:
             rec = await d.click_custom_id(alice, hand, other_seat, wait="response")
             assert rec.response is not None and rec.response.id != hand.id
             assert rec.response.ephemeral_to == alice.id and "not yours" in rec.response.text()
-            assert d.message(hand.id).edit_count == before
+            assert "not yours" not in d.message(hand.id).text()
             # An action the bot never writes: refused like any unknown button.
             rec = await d.click_custom_id(alice, hand, f"bt:{parts[1]}:{parts[2]}:0:zz")
             await d.wait_response(rec)
             assert rec.response is not None and "does not belong" in rec.response.text()
-            assert d.message(hand.id).edit_count == before
+            assert "does not belong" not in d.message(hand.id).text()
             # Bob (not seated) clicking Show hand gets a polite refusal.
             rec = await d.click(
                 bob, table, one_button(d.message(table.id), ":show"), wait="response"
@@ -290,17 +291,15 @@ async def test_full_match_of_four_people_without_leaks() -> None:
                     await d.wait_until(lambda: True, 0.05)
             result = await d.wait_for_message(lambda m: "Winner" in m.text() and not m.ephemeral_to)
             assert any(c.endswith(":rematch") for c in ids(result))
-            # Turn notices are deleted once acted on: look at every message ever posted.
+            # Pings only ever went to the person whose turn it was, in a notice naming them.
             notified = {
                 p.id: [m for m in d.fake.messages.values() if p.id in m.notified]
                 for p in [*people, outsider]
             }
-            assert all(m.deleted for ms in notified.values() for m in ms)
             assert notified[outsider.id] == []
-            assert all(notified[p.id] for p in people)
             for p in people:
                 for m in notified[p.id]:
-                    assert f"<@{p.id}>" in m.text()
+                    assert f"<@{p.id}>" in m.versions[0].get("content", "")
             board = await d.slash(outsider, "batak leaderboard", wait="response")
             text = " ".join(m.text() for m in [board.response, *board.followups] if m)
             assert "Alice" in text and "Dave" in text
@@ -320,9 +319,16 @@ async def test_turn_timeouts_hand_the_seat_to_a_computer() -> None:
             # Alice does nothing: the computer plays for her, then keeps her seat.
             await d.wait_until(lambda: "ran out of time" in d.message(table.id).text(), 15)
             await d.wait_until(lambda: "computer playing" in d.message(table.id).text(), 15)
+            # The table is told that a computer took her seat (a message of its own).
+            told = await d.wait_for_message(
+                lambda m: "ran out of time again" in m.text() and m.id != table.id
+            )
+            assert told.channel_id == table.channel_id and not told.notified
             hand = await open_hand(d, alice, table)
             assert "Welcome back" in hand.text()
             await d.wait_until(lambda: "computer playing" not in d.message(table.id).text(), 5)
+            back = await d.wait_for_message(lambda m: "is back" in m.text())
+            assert "Alice" in back.text() and back.channel_id == table.channel_id
             clean_run(d, bot)
 
 

@@ -60,6 +60,9 @@ class Recorder:
     ) -> None:
         self.events.append(("timeout", table.id, seat, format_action(action), handed_over))
 
+    async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
+        self.events.append(("seat", table.id, seat, change, name))
+
 
 async def make_service(
     path: Path, *, timers: FakeTimers | None = None, **config: Any
@@ -187,10 +190,10 @@ async def test_turn_timeouts_hand_the_seat_to_a_computer(env: Any) -> None:
     assert match.to_act == 1
     await timers.advance(59)
     assert match.move_number == 0
-    await timers.advance(2)  # Bob's 60 s run out: the computer plays for him
+    await timers.advance(2)  # Bob's 60 s run out: in the auction that is a pass
     assert match.move_number == 1
-    assert rec.kinds("timeout")[-1][2:] == (1, rec.kinds("action")[-1][3], False)
-    assert rec.kinds("action")[-1][4] == "timeout"
+    assert rec.kinds("timeout")[-1][2:] == (1, "pass", False)
+    assert rec.kinds("action")[-1][3:] == ("pass", "timeout")
     # Everyone keeps timing out; at a second time-out in a row a seat is handed over.
     for _ in range(8):
         if any(e[4] for e in rec.kinds("timeout")):
@@ -203,10 +206,10 @@ async def test_turn_timeouts_hand_the_seat_to_a_computer(env: Any) -> None:
     stored = await store.get_game(table.id)
     assert stored.seats[away].is_away
     # A computer now plays that seat's turns after the short delay.
-    for _ in range(20):
+    for _ in range(20 * 61):
         if match.to_act == away:
             break
-        await timers.advance(61)
+        await timers.advance(1)
     assert match.to_act == away
     before = match.move_number
     await timers.advance(1.5)
@@ -226,6 +229,50 @@ async def test_leaver_is_replaced_by_a_computer(env: Any) -> None:
     assert table.seats[1].is_bot
     await timers.advance(1.5)
     assert match.move_number == 1
+
+
+async def test_seat_changes_are_told_and_past_tricks_keep_the_names(env: Any) -> None:
+    from batak.players import make_player
+    from cogs.text.summaries import public_summary
+
+    service, rec, _timers, _store = env
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    players = [make_player("easy", s) for s in range(4)]
+    # Everyone plays until Bob (seat 1) has a card on the table.
+    while not (
+        match.deal.phase.value == "play"
+        and 1 in [(match.deal.trick_leader + i) % 4 for i in range(len(match.deal.trick))]
+    ):
+        seat = match.to_act
+        assert seat is not None
+        action = players[seat].choose(match.observation(seat))
+        await service.act(table.id, user_at(table, seat), seat, match.move_number, action)
+    assert "Bob" in public_summary(table, "en").split("On the table:")[1]
+    await service.leave(table.id, BOB)
+    assert ("seat", table.id, 1, "left", "Bob") in rec.events
+    assert table.seats[1].is_bot
+    on_table = public_summary(table, "en").split("On the table:")[1].splitlines()[0]
+    assert "Bob" in on_table and "Computer 2" not in on_table, on_table
+    # Carol is removed by the host: told as such.
+    await service.kick(table.id, ALICE, CAROL, is_admin=False)
+    assert ("seat", table.id, 2, "kicked", "Carol") in rec.events
+
+
+async def test_auction_time_out_passes_and_the_deadline_is_kept(env: Any) -> None:
+    service, rec, timers, _store = env
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    deadline = table.deadline_now()
+    assert deadline is not None
+    await timers.advance(30)
+    assert table.deadline_now() == deadline  # the same turn, the same deadline
+    await timers.advance(31)
+    assert rec.kinds("action")[-1][3:] == ("pass", "timeout")
+    later = table.deadline_now()
+    assert later is not None and later > deadline
 
 
 async def test_restart_restores_the_table_and_play_continues(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from data import (
 from data.base import RETRY_DELAYS
 from data.bench import STANDARD_RULES, synthetic_record
 
-from store_clock import Clock
+from store_clock import INTEGRITY_ERRORS, Clock, allow_inserts, refuse_inserts
 
 ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = [Seat.human(1), Seat.human(2), Seat.human(3), Seat.human(4)]
@@ -94,20 +94,15 @@ async def test_recording_a_game_twice_writes_nothing(store: Store) -> None:
 
 async def test_another_integrity_error_is_not_already_recorded(store: Store) -> None:
     g = await store.create_game(1, 500, 1, {}, seats=PEOPLE)
-    async with store._tx() as db:  # a constraint that fails for its own reason
-        await db.execute(
-            "CREATE TRIGGER refuse BEFORE INSERT ON match_records "
-            "BEGIN SELECT RAISE(ABORT, 'records refused'); END"
-        )
-    with pytest.raises(sqlite3.IntegrityError, match="records refused"):
+    await refuse_inserts(store, "match_records", "records refused")  # fails for its own reason
+    with pytest.raises(INTEGRITY_ERRORS, match="records refused"):
         await store.record_match(
             1, PEOPLE, records(3), rules=STANDARD_RULES, game_id=g.id, announcements=end_of(g.id)
         )
     # nothing of it stays: the table is open, no match, nothing to announce
     assert (await store.get_game(g.id)).is_open
     assert await store.recent_matches(1) == [] and await store.pending_announcements() == []
-    async with store._tx() as db:
-        await db.execute("DROP TRIGGER refuse")
+    await allow_inserts(store, "match_records")
     await store.record_match(1, PEOPLE, records(3), rules=STANDARD_RULES, game_id=g.id)
 
 
@@ -127,14 +122,10 @@ async def test_daily_end_is_one_transaction(store: Store) -> None:
 
 
 async def test_daily_integrity_error_is_not_already_played(store: Store) -> None:
-    async with store._tx() as db:
-        await db.execute(
-            "CREATE TRIGGER refuse BEFORE INSERT ON daily_results "
-            "BEGIN SELECT RAISE(ABORT, 'daily refused'); END"
-        )
-    with pytest.raises(sqlite3.IntegrityError, match="daily refused"):
+    await refuse_inserts(store, "daily_results", "daily refused")
+    with pytest.raises(INTEGRITY_ERRORS, match="daily refused"):
         await store.finish_daily(1, 1, 85, announcements=[Announcement("result")])
-    with pytest.raises(sqlite3.IntegrityError, match="daily refused"):
+    with pytest.raises(INTEGRITY_ERRORS, match="daily refused"):
         await store.start_daily(1, 1)
     assert await store.daily_result(1, 1) is None and await store.pending_announcements() == []
 
@@ -195,8 +186,8 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
 """
 
 
-async def test_killed_at_a_match_end_keeps_all_or_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite3"
+async def test_killed_at_a_match_end_keeps_all_or_nothing(db_url: str) -> None:
+    path = db_url
     store = await Store.open(path, housekeeping=None)
     ids = [(await store.create_game(1, 500, 100 + i, {})).id for i in range(150)]
     await store.close()
@@ -244,10 +235,10 @@ async def test_killed_at_a_match_end_keeps_all_or_nothing(tmp_path: Path) -> Non
     assert acked  # the test recorded something
 
 
-async def test_a_crash_after_the_commit_leaves_the_posts_pending(tmp_path: Path) -> None:
+async def test_a_crash_after_the_commit_leaves_the_posts_pending(db_url: str) -> None:
     """The old order (record, then post) lost the post when the bot died in between;
     now the next start finds it pending and posts it, then marks it."""
-    path = tmp_path / "post.sqlite3"
+    path = db_url
     store = await Store.open(path, housekeeping=None)
     g = await store.create_game(1, 500, 1, {}, seats=PEOPLE)
     await store.close()
@@ -285,6 +276,7 @@ async def test_a_crash_after_the_commit_leaves_the_posts_pending(tmp_path: Path)
 
 
 # ---------------------------------------------------------------- busy database
+@pytest.mark.sqlite_only
 async def test_a_locked_database_is_retried_with_back_off(tmp_path: Path) -> None:
     path = tmp_path / "busy.sqlite3"
     slept: list[float] = []

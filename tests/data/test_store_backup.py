@@ -16,6 +16,9 @@ from data import Store, StoreError
 from data.__main__ import main as data_main
 from data.backup import backup_database
 
+# the SQLite backup API; PostgreSQL is backed up with pg_dump
+pytestmark = pytest.mark.sqlite_only
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Appends actions forever (as the bot does: one transaction each), printing each move
@@ -116,6 +119,13 @@ async def test_cli_backup_of_the_default_database(
     assert await asyncio.to_thread(data_main, ["backup", str(dest)]) == 1
     assert "already exists" in capsys.readouterr().err
     assert not list(dest.parent.glob("*.partial"))
+
+
+def test_postgres_backup_points_at_pg_dump(capsys: pytest.CaptureFixture[str]) -> None:
+    assert data_main(["backup", "/tmp/never-written", "postgresql://u@127.0.0.1:1/db"]) == 1
+    err = capsys.readouterr().err
+    assert "pg_dump" in err and len(err.strip().splitlines()) == 1
+    assert not Path("/tmp/never-written").exists()
 
 
 def test_nothing_to_back_up(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from data import StaleMoveError, Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +68,7 @@ def _spawn(code: str, *args: object) -> subprocess.Popen[str]:
     )
 
 
-async def _check_consistent(path: Path, game_id: int) -> int:
+async def _check_consistent(path: str, game_id: int) -> int:
     store = await Store.open(path)
     try:
         assert await store.integrity_check() == "ok"
@@ -82,8 +84,8 @@ async def _check_consistent(path: Path, game_id: int) -> int:
         await store.close()
 
 
-async def test_killed_writer_loses_nothing_committed(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite3"
+async def test_killed_writer_loses_nothing_committed(db_url: str) -> None:
+    path = db_url
     store = await Store.open(path)
     game_id = (await store.create_game(1, 2, 3, {"seed": 1})).id
     await store.close()
@@ -111,8 +113,8 @@ async def test_killed_writer_loses_nothing_committed(tmp_path: Path) -> None:
         acked = n
 
 
-async def test_two_processes_writing_one_game(tmp_path: Path) -> None:
-    path = tmp_path / "race.sqlite3"
+async def test_two_processes_writing_one_game(db_url: str) -> None:
+    path = db_url
     store = await Store.open(path)
     game_id = (await store.create_game(1, 2, 3, {})).id
     await store.close()
@@ -135,8 +137,8 @@ async def test_two_processes_writing_one_game(tmp_path: Path) -> None:
         await store.close()
 
 
-async def test_double_click_across_two_connections(tmp_path: Path) -> None:
-    path = tmp_path / "two.sqlite3"
+async def test_double_click_across_two_connections(db_url: str) -> None:
+    path = db_url
     a = await Store.open(path)
     b = await Store.open(path)
     try:
@@ -155,9 +157,9 @@ async def test_double_click_across_two_connections(tmp_path: Path) -> None:
         await b.close()
 
 
-async def test_reader_never_sees_half_an_action(tmp_path: Path) -> None:
+async def test_reader_never_sees_half_an_action(db_url: str) -> None:
     """While one connection appends, another keeps loading: row and log always agree."""
-    path = tmp_path / "read.sqlite3"
+    path = db_url
     w = await Store.open(path)
     r = await Store.open(path)
     try:
@@ -182,6 +184,7 @@ async def test_reader_never_sees_half_an_action(tmp_path: Path) -> None:
         await r.close()
 
 
+@pytest.mark.sqlite_only
 def test_wal_files_recover_with_plain_sqlite(tmp_path: Path) -> None:
     """A database copied while the WAL exists is still readable by any SQLite."""
     path = tmp_path / "plain.sqlite3"
@@ -197,9 +200,9 @@ def test_wal_files_recover_with_plain_sqlite(tmp_path: Path) -> None:
         assert db.execute("SELECT action FROM game_actions").fetchall() == [("bid 5",)]
 
 
-async def test_kill_right_after_the_first_commit(tmp_path: Path) -> None:
+async def test_kill_right_after_the_first_commit(db_url: str) -> None:
     """Killed just after its first acknowledged action: that action is there."""
-    path = tmp_path / "early.sqlite3"
+    path = db_url
     store = await Store.open(path)
     game_id = (await store.create_game(1, 2, 3, {})).id
     await store.close()
@@ -241,10 +244,10 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
-async def test_killed_bot_restores_the_exact_engine_state(tmp_path: Path) -> None:
+async def test_killed_bot_restores_the_exact_engine_state(db_url: str) -> None:
     from batak import Match, Rules, format_action, parse_action, preset
 
-    path = tmp_path / "engine.sqlite3"
+    path = db_url
     rules = preset("standard", deals=3)
     settings = {"rules": rules.to_dict(), "seed": 31337, "first_dealer": 3}
     store = await Store.open(path)

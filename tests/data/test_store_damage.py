@@ -18,6 +18,9 @@ from data.__main__ import main as data_main
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.fixtures import BOT_SCRIPT, REPO_ROOT, BotProcess, bot_env
 
+# damaged pages and headers of an SQLite file
+pytestmark = pytest.mark.sqlite_only
+
 PAGE = 4096
 GAMES = 120
 

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -22,8 +21,8 @@ from data.models import Game, Seat
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "games.sqlite3")
+async def store(db_url: str) -> AsyncIterator[Store]:
+    s = await Store.open(db_url)
     yield s
     await s.close()
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -40,11 +39,11 @@ class FakeSleep:
         self._go.put_nowait(None)
 
 
-async def test_closed_tables_are_purged_daily(tmp_path: Path) -> None:
+async def test_closed_tables_are_purged_daily(db_url: str) -> None:
     clock = Clock(T0)
     sleep = FakeSleep(clock)
     policy = Housekeeping(keep_closed_days=30, every_s=86_400, first_after_s=60)
-    store = await Store.open(tmp_path / "h.sqlite3", clock=clock, housekeeping=policy, sleep=sleep)
+    store = await Store.open(db_url, clock=clock, housekeeping=policy, sleep=sleep)
     try:
         people = [Seat.human(u) for u in (1, 2, 3, 4)]
         done = await store.create_game(1, 2, 1, {}, seats=people)
@@ -73,20 +72,20 @@ async def test_closed_tables_are_purged_daily(tmp_path: Path) -> None:
     assert store._housekeeping_task is None  # stopped by close, not left running
 
 
-async def test_no_housekeeping_when_disabled(tmp_path: Path) -> None:
+async def test_no_housekeeping_when_disabled(db_url: str) -> None:
     calls: list[float] = []
 
     async def sleep(delay: float) -> None:
         calls.append(delay)
 
-    store = await Store.open(tmp_path / "n.sqlite3", housekeeping=None, sleep=sleep)
+    store = await Store.open(db_url, housekeeping=None, sleep=sleep)
     await asyncio.sleep(0)
     await store.close()
     assert calls == [] and store.housekeeping_runs == 0
 
 
-async def test_close_stops_a_sleeping_task(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "c.sqlite3")  # the real schedule: first run in 60 s
+async def test_close_stops_a_sleeping_task(db_url: str) -> None:
+    store = await Store.open(db_url)  # the real schedule: first run in 60 s
     task = store._housekeeping_task
     assert task is not None and not task.done()
     await store.close()

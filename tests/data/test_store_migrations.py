@@ -11,6 +11,9 @@ import pytest
 from data import LATEST_VERSION, NotABatakDatabaseError, SchemaTooNewError, Seat, Store
 from data.schema import APPLICATION_ID, MIGRATIONS
 
+# PRAGMA user_version / application_id and sqlite_schema (PostgreSQL: test_store_backends)
+pytestmark = pytest.mark.sqlite_only
+
 
 def version_of(path: Path) -> int:
     with sqlite3.connect(path) as db:

@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +16,7 @@ from data import (
     Store,
 )
 
-from store_clock import Clock
+from store_clock import INTEGRITY_ERRORS, Clock
 
 HOST = 7
 
@@ -44,9 +42,9 @@ async def test_thirty_concurrent_new_tables_open_one(store: Store) -> None:
     assert [g.id for g in await store.list_games(guild_id=1)] == [made[0].id]
 
 
-async def test_two_connections_racing(tmp_path: Path) -> None:
+async def test_two_connections_racing(db_url: str) -> None:
     """Two bot processes (two connections) cannot both open a table for one host."""
-    path = tmp_path / "race.sqlite3"
+    path = db_url
     a = await Store.open(path, housekeeping=None)
     b = await Store.open(path, housekeeping=None)
     try:
@@ -125,10 +123,10 @@ async def test_the_indexes_hold_without_the_checks(store: Store) -> None:
     old = await _finished(store)
     a = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
     b = await store.create_game(1, 2, 8, {}, seats=hosted_by(8))
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+    with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)unique"):
         async with store._tx() as db:
             await db.execute("UPDATE games SET hosting = ? WHERE id = ?", (HOST, b.id))
     await store.create_game(1, 2, 9, {}, seats=hosted_by(9), rematch_of=old)
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+    with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)unique"):
         async with store._tx() as db:
             await db.execute("UPDATE games SET rematch_of = ? WHERE id = ?", (old, a.id))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cogs.config import load_config
-from data import DEFAULT_PATH, default_path
+from cogs.config import ConfigError, load_config
+from data import DEFAULT_PATH, default_path, default_url, sqlite_path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "data"
 
@@ -27,3 +27,27 @@ def test_both_follow_database_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     monkeypatch.setenv("DATABASE_PATH", str(target))
     cfg = load_config({"DISCORD_TOKEN": "t", "DATABASE_PATH": str(target)})
     assert Path(cfg.database_path) == default_path() == target
+
+
+def test_database_url_wins_over_database_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    url = "postgresql://batak:secret@db.example:5432/batak"
+    monkeypatch.setenv("DATABASE_PATH", "/tmp/old.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", url)
+    assert default_url() == url
+    env = {"DISCORD_TOKEN": "t", "DATABASE_PATH": "/tmp/old.sqlite3", "DATABASE_URL": url}
+    assert load_config(env).database_path == url
+    monkeypatch.delenv("DATABASE_URL")
+    assert default_url() == "/tmp/old.sqlite3"
+
+
+def test_sqlite_urls() -> None:
+    assert sqlite_path("sqlite:///batak.sqlite3") == "batak.sqlite3"  # relative
+    assert sqlite_path("sqlite:////var/lib/batak/db.sqlite3") == "/var/lib/batak/db.sqlite3"
+    assert sqlite_path("/plain/path.sqlite3") == "/plain/path.sqlite3"
+    cfg = load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/b.sqlite3"})
+    assert cfg.database_path == "/srv/b.sqlite3"
+    for bad in ("sqlite://", "sqlite://host/x", "mysql://u@h/db"):
+        with pytest.raises(ValueError, match="sqlite:///PATH"):
+            sqlite_path(bad)
+        with pytest.raises(ConfigError, match="DATABASE_URL"):
+            load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": bad})

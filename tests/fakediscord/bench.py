@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
 import re
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from .driver import Driver, InteractionFailed, percentile
 from .fixtures import BOT_SCRIPT, ECHO_BOT, read_rss, read_rss_each, running_bot
-from .server import Channel, Guild, InteractionRecord, MessageRecord, User
+from .server import Channel, Guild, InteractionRecord, MessageRecord, User, _route_template
 
 
 @dataclass
@@ -107,15 +109,16 @@ def _custom_ids(m: MessageRecord) -> list[str]:
 
 class BatakTableScript:
     """People at one table of the real bot (cogs/components/): ``/batak new``, lobby
-    buttons ``bx:{table}:join`` / ``start``; each turn the seat to act is pinged by a notice
-    with Show hand (``bx:{table}:show``); the player opens the hand (ephemeral) and clicks
-    the first enabled move button ``bt:{table}:{seat}:{move}:{code}`` (not hint / ref).
+    buttons ``bx:{table}:join`` / ``start``; then each person opens their hand once with
+    Show hand (``bx:{table}:show``) and plays in that message as the bot keeps it up to
+    date: whoever's hand offers a move clicks its first enabled move button
+    ``bt:{table}:{seat}:{move}:{code}`` (not hint / ref). Someone pinged (a turn notice
+    with Show hand: their hand could not be kept up to date) opens their hand again.
 
-    Moves are checked with the move number each hand button carries: the hand offered
-    after our move made at number ``m`` must be for ``m + 1``. The same number again means
-    our move was lost; a larger one means a move was applied twice (tables here have no
-    computer players, and people act well within the turn timer). A table that stops
-    pinging anyone before its Rematch button appears also counts one lost move.
+    Moves are checked with the move number each hand button carries: after the table's
+    move ``m`` the next move offered must be ``m + 1``. Nothing offered (the match not
+    over) means a move was lost; a larger number means one was applied twice (tables
+    here have no computer players, and people act well within the turn timer).
     """
 
     name = "batak"
@@ -143,10 +146,35 @@ class BatakTableScript:
         )
         join = next(c for c in _custom_ids(lobby) if c.endswith(":join"))
         table = join.split(":")[1]
-        t.state.update(channel=channel, table=table, seen=set(), last=None)
+        t.state.update(channel=channel, table=table, seen=set(), last=None, hands={})
         for p in t.players[1:]:
             t.interactions.append(await d.click(p, lobby, join))
         t.interactions.append(await d.click(host, lobby, f"bx:{table}:start"))
+        show = f"bx:{table}:show"
+        await d.wait_for_message(
+            lambda m: m.id == lobby.id and show in _custom_ids(m), self.wait, channel=channel
+        )
+        for p in t.players:
+            await self._open(d, t, p, d.message(lobby.id))
+
+    async def _open(self, d: Driver, t: TableContext, player: Any, msg: MessageRecord) -> None:
+        r = await d.click(player, msg, f"bx:{t.state['table']}:show", wait="response")
+        t.interactions.append(r)
+        hand = r.followups[-1] if r.followups else r.response
+        if hand is not None:
+            t.state["hands"][hand.id] = player
+
+    def _offer(self, t: TableContext, m: MessageRecord) -> tuple[str, int] | None:
+        """The first move a hand message offers, if it is newer than the last one made."""
+        if m.id not in t.state["hands"]:
+            return None
+        last = t.state["last"]
+        for b in m.buttons():
+            found = HAND_ID.fullmatch(str(b.get("custom_id") or ""))
+            if found and not b.get("disabled") and found.group(4) not in self.NOT_MOVES:
+                number = int(found.group(3))
+                return (found.group(0), number) if last is None or number > last else None
+        return None
 
     async def step(self, d: Driver, t: TableContext) -> bool:
         table, seen = t.state["table"], t.state["seen"]
@@ -155,42 +183,30 @@ class BatakTableScript:
 
         def turn_or_end(m: MessageRecord) -> bool:
             cids = _custom_ids(m)
-            if rematch in cids:
+            if rematch in cids or self._offer(t, m) is not None:
                 return True
             return m.id not in seen and bool(set(m.notified) & ids) and show in cids
 
         try:
-            note = await d.wait_for_message(turn_or_end, self.wait, channel=t.state["channel"])
+            m = await d.wait_for_message(turn_or_end, self.wait, channel=t.state["channel"])
         except TimeoutError:
-            t.lost += 1  # nobody is asked to play and the match is not over
+            t.lost += 1  # nobody is offered a move and the match is not over
             return False
-        if rematch in _custom_ids(note):
+        if rematch in _custom_ids(m):
             t.finished = True
             return False
-        seen.add(note.id)
-        player = next(p for p in t.players if p.id in note.notified)
-        r = await d.click(player, note, show, wait="response")
-        t.interactions.append(r)
-        hand = r.followups[-1] if r.followups else r.response
-        if hand is None:
-            t.lost += 1
-            return False
-        moves: list[tuple[dict[str, Any], re.Match[str]]] = []
-        for b in hand.buttons():
-            m = HAND_ID.fullmatch(str(b.get("custom_id") or ""))
-            if m and not b.get("disabled") and m.group(4) not in self.NOT_MOVES:
-                moves.append((b, m))
-        if not moves:
-            return True  # not this player's turn after all (a race with a timer): look again
-        button, match = moves[0]
-        number, last = int(match.group(3)), t.state["last"]
-        if last is not None:
-            if number <= last:
-                t.lost += 1
-            elif number > last + 1:
-                t.duplicated += number - last - 1
+        offer = self._offer(t, m)
+        if offer is None:  # a ping: that person's hand could not follow; open it again
+            seen.add(m.id)
+            player = next(p for p in t.players if p.id in m.notified)
+            await self._open(d, t, player, m)
+            return True
+        custom_id, number = offer
+        last = t.state["last"]
+        if last is not None and number > last + 1:
+            t.duplicated += number - last - 1
         t.state["last"] = number
-        c = await d.click(player, hand, str(button["custom_id"]))
+        c = await d.click(t.state["hands"][m.id], m, custom_id)
         t.interactions.append(c)
         t.moves += 1
         return t.moves < self.max_moves
@@ -219,16 +235,22 @@ class BenchResult:
     rss_per_table_bytes: int
     served_429: int
     unhandled_routes: int
+    discord_calls: int = 0
+    """REST requests the bot made while the measured tables played."""
+    limited_routes: dict[str, int] = field(default_factory=dict)
+    """The routes that were answered 429, and how often."""
     bot_cpu_seconds: float = 0.0
     fake_cpu_seconds: float = 0.0
     fake_rss_bytes: int = 0
     rss_idle_each: list[int] = field(default_factory=list)
     rss_peak_each: list[int] = field(default_factory=list)
+    processes: int = 1
 
     def report(self) -> str:
         return "\n".join(
             [
-                f"bench: {self.tables} tables x {self.players_per_table} players ({self.script})",
+                f"bench: {self.tables} tables x {self.players_per_table} players ({self.script}"
+                + (f", {self.processes} shard processes)" if self.processes > 1 else ")"),
                 f"  interactions {self.interactions}, moves {self.moves} in {self.seconds:.1f}s "
                 f"= {self.moves_per_second:.1f} moves/s",
                 f"  ack latency p50 {self.ack_p50_ms:.1f} ms, p99 {self.ack_p99_ms:.1f} ms, "
@@ -244,6 +266,9 @@ class BenchResult:
                     for a, b in zip(self.rss_idle_each, self.rss_peak_each, strict=False)
                 ),
                 f"  429s served {self.served_429}, unhandled routes {self.unhandled_routes}",
+                f"  Discord calls {self.discord_calls} = "
+                f"{self.discord_calls / max(1, self.moves):.2f} per move"
+                + (f"; 429s by route {self.limited_routes}" if self.limited_routes else ""),
                 f"  CPU: bot {self.bot_cpu_seconds:.1f}s, fake Discord + players "
                 f"{self.fake_cpu_seconds:.1f}s (its RSS {self.fake_rss_bytes / 2**20:.0f} MiB)",
             ]
@@ -265,27 +290,68 @@ async def run_bench(
     seed: int = 1,
     warmup: int = 1,
     rate_limits: bool = False,
+    processes: int = 1,
+    database_url: str | None = None,
+    patience: float = 30.0,
 ) -> BenchResult:
     """Play every table concurrently. Each player waits ``think`` seconds on average
     (uniformly 0.5x..1.5x) before a move, like people do, and tables start spread over
     ``ramp`` seconds; with ``think=0`` the bench is a closed loop that measures saturation
     (latency then grows with the number of tables by Little's law). ``warmup`` tables
     play to the end before the measured ones start; the bot's RSS after them is the idle
-    baseline for memory per active table."""
+    baseline for memory per active table.
+
+    ``processes`` > 1: that many bot processes, one shard each, sharing the database at
+    ``database_url`` (PostgreSQL); the tables are spread over one server per shard, and
+    memory and CPU figures are those of all the processes together. ``patience``: the
+    driver's waits (for a deferred answer, a turn notice) last at least that long, so a
+    busy machine slows the bench instead of failing it; Discord's 3 s acknowledgement
+    rule is still enforced by the fake and shows in the latency figures."""
     rng = random.Random(seed)
-    async with Driver(keep_history=False) as d:
+    if processes > 1 and not database_url:
+        raise ValueError("several processes need a shared database (database_url)")
+    async with Driver(keep_history=False, shard_count=processes, patience=patience) as d:
         if rate_limits:
             d.use_discord_rate_limits()
         people = [d.create_user(f"p{i}") for i in range((tables + warmup) * players)]
-        guild = d.create_guild("Bench", members=people)
-        channels = [d.create_channel(guild, f"table-{i}") for i in range(tables + warmup)]
+        guilds = [
+            d.create_guild(f"Bench {k}", members=people, shard=k if processes > 1 else None)
+            for k in range(processes)
+        ]
+        channels = [
+            d.create_channel(guilds[i % processes], f"table-{i}") for i in range(tables + warmup)
+        ]
         every = [
-            TableContext(i, guild, channels[i], people[i * players : (i + 1) * players])
+            TableContext(
+                i, guilds[i % processes], channels[i], people[i * players : (i + 1) * players]
+            )
             for i in range(tables + warmup)
         ]
         warm, ctxs = every[:warmup], every[warmup:]
-        full_env = {"DEV_GUILD_ID": str(guild.id), "LOG_LEVEL": "WARNING", **(env or {})}
-        async with running_bot(d, script=bot_script, env=full_env, ready_grace=ready_grace) as bot:
+        full_env = {"LOG_LEVEL": "WARNING", **(env or {})}
+        if processes == 1:  # several servers: global commands, synced by shard 0's process
+            full_env["DEV_GUILD_ID"] = str(guilds[0].id)
+        if database_url:
+            full_env["DATABASE_URL"] = database_url
+        async with contextlib.AsyncExitStack() as stack:
+            bots = [
+                await stack.enter_async_context(
+                    running_bot(
+                        d,
+                        script=bot_script,
+                        env=full_env,
+                        ready_grace=ready_grace,
+                        **({"shard_count": processes, "shard_ids": (k,)} if processes > 1 else {}),
+                    )
+                )
+                for k in range(processes)
+            ]
+
+            def rss_each() -> list[int]:
+                return [r for b in bots for r in read_rss_each(b.pid)]
+
+            def bot_cpu_seconds() -> float:
+                return sum(read_cpu_seconds(b.pid) for b in bots)
 
             async def play(t: TableContext, delay: float, think: float = think) -> None:
                 try:
@@ -296,7 +362,7 @@ async def run_bench(
                             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                         if not await script.step(d, t):
                             break
-                except InteractionFailed:
+                except (InteractionFailed, TimeoutError):  # no answer, or no table to play
                     t.failed += 1
                 finally:
                     t.finished = True
@@ -308,14 +374,14 @@ async def run_bench(
             await asyncio.wait_for(
                 asyncio.gather(*(play(t, 0, min(think, 0.5)) for t in warm)), timeout
             )
-            idle_each = read_rss_each(bot.pid)
+            idle_each = rss_each()
             rss_idle = sum(idle_each)
             peak, peak_each = rss_idle, idle_each
 
             async def sample_rss() -> None:
                 nonlocal peak, peak_each
                 while True:
-                    each = read_rss_each(bot.pid)
+                    each = rss_each()
                     if sum(each) > peak:
                         peak, peak_each = sum(each), each
                     if progress:
@@ -325,7 +391,8 @@ async def run_bench(
 
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
-            cpu0, bot_cpu0 = time.process_time(), read_cpu_seconds(bot.pid)
+            cpu0, bot_cpu0 = time.process_time(), bot_cpu_seconds()
+            calls0 = d.fake.api_calls
             try:
                 await asyncio.wait_for(
                     asyncio.gather(
@@ -336,9 +403,10 @@ async def run_bench(
             finally:
                 sampler.cancel()
             elapsed = time.perf_counter() - t0
-            cpu, bot_cpu = time.process_time() - cpu0, read_cpu_seconds(bot.pid) - bot_cpu0
+            cpu, bot_cpu = time.process_time() - cpu0, bot_cpu_seconds() - bot_cpu0
+            calls = d.fake.api_calls - calls0
             fake_rss = read_rss(os.getpid())
-            peak = max(peak, bot.rss_bytes())
+            peak = max(peak, sum(b.rss_bytes() for b in bots))
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
@@ -361,11 +429,20 @@ async def run_bench(
             rss_per_table_bytes=max(0, peak - rss_idle) // max(1, tables),
             served_429=d.fake.served_429,
             unhandled_routes=len(d.fake.unhandled),
+            discord_calls=calls,
+            limited_routes=dict(
+                Counter(
+                    f"{r.method} {_route_template(r.path)}"
+                    for r in d.fake.requests
+                    if r.status == 429
+                )
+            ),
             bot_cpu_seconds=bot_cpu,
             fake_cpu_seconds=cpu,
             fake_rss_bytes=fake_rss,
             rss_idle_each=idle_each,
             rss_peak_each=peak_each,
+            processes=processes,
         )
 
 
@@ -400,7 +477,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate-limits", action="store_true", help="Discord-like per-channel buckets")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument(
+        "--database-url",
+        default=None,
+        help="DATABASE_URL of the bot(s), e.g. postgresql://... (default: a fresh SQLite file)",
+    )
+    ap.add_argument(
+        "--patience",
+        type=float,
+        default=30.0,
+        help="seconds a wait of the players lasts before it counts as a failure",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each, sharing --database-url",
+    )
     args = ap.parse_args(argv)
+    if args.processes < 1:
+        ap.error("--processes must be at least 1")
+    if args.processes > 1 and args.echo:
+        ap.error("the echo bot does not shard: --processes needs bot.py")
+    if args.processes > 1 and not args.database_url:
+        ap.error("--processes 2 needs --database-url postgresql://... (one shared database)")
     script: TableScript
     if args.echo:
         script = EchoTableScript(args.moves or 20)
@@ -423,6 +523,9 @@ def main(argv: list[str] | None = None) -> int:
             ramp=args.ramp,
             warmup=args.warmup,
             rate_limits=args.rate_limits,
+            processes=args.processes,
+            database_url=args.database_url,
+            patience=args.patience,
         )
     )
     print(json.dumps(asdict(result), indent=2) if args.json else result.report())

@@ -18,6 +18,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from .server import (
@@ -47,6 +48,15 @@ __all__ = [
     "MessageRecord",
     "percentile",
 ]
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file a person attaches to a slash command option (type 11)."""
+
+    filename: str
+    data: bytes
+    content_type: str = "application/octet-stream"
 
 
 class InteractionFailed(AssertionError):
@@ -141,13 +151,15 @@ class Driver:
         attachment_size_limit: int | None = None,
         everyone_permissions: int | None = None,
         bot_permissions: int | None = None,
+        shard: int | None = None,
     ) -> Guild:
         """A server with @everyone, an Admin role (Manage Server), the bot's managed role
         (by default exactly the invite URL's permissions), a #general channel, and the given
         members. ``everyone_permissions=EVERYONE_LOCKED`` makes a locked-down server where
         the bot has only its role. Create guilds before the bot connects (or call
-        :meth:`announce_guild`)."""
-        kw: dict[str, Any] = {}
+        :meth:`announce_guild`). ``shard``: give it an id on that shard of the fake's
+        ``shard_count`` (default: wherever its id falls)."""
+        kw: dict[str, Any] = {"shard": shard}
         if attachment_size_limit is not None:
             kw["attachment_size_limit"] = attachment_size_limit
         if everyone_permissions is not None:
@@ -163,7 +175,9 @@ class Driver:
 
     async def announce_guild(self, guild: Guild) -> None:
         """GUILD_CREATE for a guild created while the bot is connected (the bot joins it)."""
-        await self.fake.dispatch("GUILD_CREATE", self.fake.guild_json(guild, full=True))
+        await self.fake.dispatch(
+            "GUILD_CREATE", self.fake.guild_json(guild, full=True), guild_id=guild.id
+        )
 
     def add_member(self, guild: Guild, user: User, *, admin: bool = False) -> None:
         self.fake.add_member(guild, user, admin=admin)
@@ -375,6 +389,21 @@ class Driver:
                 value = str(rid)
                 assert guild is not None
                 resolved.setdefault("roles", {})[str(rid)] = guild.roles[rid].to_json()
+            elif t == 11:
+                if not isinstance(v, Upload):
+                    raise ValueError(f"/{command} {name}: an Upload expected, got {v!r}")
+                aid = self.fake.snowflakes.next()
+                self.fake.uploads[aid] = v.data
+                value = str(aid)
+                url = f"{self.fake.url}/attachments/{channel.id}/{aid}/{v.filename}"
+                resolved.setdefault("attachments", {})[str(aid)] = {
+                    "id": str(aid),
+                    "filename": v.filename,
+                    "size": len(v.data),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": v.content_type,
+                }
             else:
                 raise ValueError(f"/{command} {name}: option type {t} not supported by the driver")
             choices = o.get("choices")
@@ -730,11 +759,13 @@ class Driver:
 
     def use_discord_rate_limits(self) -> None:
         """Per-channel buckets like the ones Discord answers in practice (not documented
-        exactly): 5 message creates per 5 s, 5 edits per 5 s, 5 deletes per 1 s. discord.py
-        reads the X-RateLimit-* headers and waits before it would hit a 429."""
+        exactly): 5 message creates per 5 s, 5 edits per 5 s, 5 deletes per 1 s; and per
+        interaction token, 5 edits of its messages per 2 s. discord.py reads the
+        X-RateLimit-* headers and waits before it would hit a 429."""
         self.set_rate_limit(r"^/channels/\d+/messages$", 5, 5.0, method="POST")
         self.set_rate_limit(r"^/channels/\d+/messages/\d+$", 5, 5.0, method="PATCH")
         self.set_rate_limit(r"^/channels/\d+/messages/\d+$", 5, 1.0, method="DELETE")
+        self.set_rate_limit(r"^/webhooks/\d+/[^/]+/messages/[^/]+$", 5, 2.0, method="PATCH")
 
     @staticmethod
     def is_ephemeral(message: MessageRecord) -> bool:

@@ -73,6 +73,12 @@ class BotProcess:
         self.log_path = workdir / "bot-0.log"
         self._log_file: Any = None
         self._killed_by_us = False
+        self.shards = expected_shards(env, driver.fake.shard_count)
+
+    @property
+    def syncs_commands(self) -> bool:
+        """bot.py syncs the command tree only in the process that runs shard 0."""
+        return any(shard_id == 0 for shard_id, _ in self.shards)
 
     @property
     def database_path(self) -> str:
@@ -136,8 +142,9 @@ class BotProcess:
         def ready() -> bool:
             if self.returncode is not None:
                 return True
-            ok = fake.identify_count > identifies_before and fake.bot_connected
-            if self.expect_commands:
+            ok = fake.identify_count >= identifies_before + len(self.shards)
+            ok = ok and self.shards <= fake.connected_shards()
+            if self.expect_commands and self.syncs_commands:
                 ok = ok and fake.command_syncs > syncs_before
             return ok
 
@@ -179,8 +186,9 @@ class BotProcess:
             self.proc.kill()
             rc = await self.proc.wait()
         self._closed()
-        # Let the fake notice the closed websocket.
-        await self.driver.fake.wait_state(lambda: not self.driver.fake.bot_connected, 2.0)
+        # Let the fake notice the closed websocket(s) of this process's shards.
+        fake = self.driver.fake
+        await fake.wait_state(lambda: not self.shards & fake.connected_shards(), 2.0)
         return rc
 
     async def stop(self) -> int:
@@ -236,11 +244,24 @@ def read_rss(pid: int) -> int:
     return sum(read_rss_each(pid))
 
 
+def expected_shards(env: dict[str, str], recommended: int) -> set[tuple[int, int]]:
+    """The ``(shard_id, num_shards)`` sessions a bot started with ``env`` opens:
+    ``SHARD_COUNT`` (default: what ``GET /gateway/bot`` recommends) and ``SHARD_IDS``
+    (default: all of them)."""
+    count = int(env.get("SHARD_COUNT") or recommended)
+    ids = env.get("SHARD_IDS", "").replace(",", " ").split()
+    return {(int(i), count) for i in ids} if ids else {(i, count) for i in range(count)}
+
+
+PASSED_THROUGH = ("DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS")
+
+
 def bot_env(driver: Driver, workdir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DISCORD_", "BATAK_")) and k not in ("DATABASE_PATH", "DEV_GUILD_ID")
+        if not k.startswith(("DISCORD_", "BATAK_", "METRICS_", "ERROR_WEBHOOK"))
+        and k not in PASSED_THROUGH
     }
     pythonpath = [str(HERE), str(REPO_ROOT)]
     if os.environ.get("PYTHONPATH"):
@@ -254,6 +275,8 @@ def bot_env(driver: Driver, workdir: Path, extra: dict[str, str] | None = None) 
             # set (even empty) so that a developer's .env cannot point the bot elsewhere:
             # python-dotenv does not override variables that exist
             "DEV_GUILD_ID": "",
+            "SHARD_COUNT": "",
+            "SHARD_IDS": "",
             "PYTHONPATH": os.pathsep.join(pythonpath),
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
@@ -276,6 +299,9 @@ async def running_bot(
     timeout: float = 30.0,
     python: str = sys.executable,
     keep_workdir: bool = False,
+    shard_count: int | None = None,
+    shard_ids: tuple[int, ...] | None = None,
+    database_url: str | None = None,
 ) -> AsyncIterator[BotProcess]:
     """Run ``script`` (default: the real ``bot.py``) against ``driver``'s fake until the
     block ends; then SIGTERM (SIGKILL after 5 s) and remove the temporary directory.
@@ -283,12 +309,22 @@ async def running_bot(
     ``expect_commands``: also wait for a command sync (PUT .../commands) before yielding.
     ``ready_grace``: discord.py fires ``on_ready`` ``guild_ready_timeout`` (2 s default)
     after the last GUILD_CREATE; tables restored in ``on_ready`` need that wait.
+    ``shard_count`` / ``shard_ids``: ``SHARD_COUNT`` / ``SHARD_IDS`` of the process (ready
+    once each of its shards is connected); ``database_url``: ``DATABASE_URL`` (several
+    processes on one PostgreSQL).
     """
     workdir = Path(tempfile.mkdtemp(prefix="batak-e2e-"))
+    extra = dict(env or {})
+    if shard_count is not None:
+        extra["SHARD_COUNT"] = str(shard_count)
+    if shard_ids is not None:
+        extra["SHARD_IDS"] = ",".join(str(i) for i in shard_ids)
+    if database_url is not None:
+        extra["DATABASE_URL"] = database_url
     bot = BotProcess(
         driver,
         script=Path(script),
-        env=bot_env(driver, workdir, env),
+        env=bot_env(driver, workdir, extra),
         cwd=Path(cwd),
         workdir=workdir,
         python=python,

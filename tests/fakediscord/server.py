@@ -138,9 +138,18 @@ class Snowflakes:
     def __init__(self) -> None:
         self._counter = itertools.count()
 
-    def next(self) -> int:
+    def next(self, *, shard: tuple[int, int] | None = None) -> int:
+        """A new id; with ``shard=(id, count)`` one whose guild would live on that shard
+        (its timestamp moved less than ``count`` ms ahead)."""
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        if shard is not None:
+            ms += (shard[0] - ms) % shard[1]
         return (ms << 22) | (1 << 17) | (next(self._counter) & 0xFFF)
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events: Discord's ``(guild_id >> 22) % count``."""
+    return (guild_id >> 22) % shard_count
 
 
 def iso_now() -> str:
@@ -584,6 +593,15 @@ class GatewaySession:
         self.lock = asyncio.Lock()
         self.identify_payload: dict[str, Any] = {}
         self.presence: dict[str, Any] | None = None
+        self.shard: tuple[int, int] = (0, 1)  # [shard_id, num_shards] from IDENTIFY
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Events of this guild go to this session (events of no guild, such as DMs,
+        go to shard 0)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, count) == shard_id
 
     async def send(self, payload: dict[str, Any]) -> None:
         async with self.lock:
@@ -615,10 +633,18 @@ class FakeDiscord:
         allow_privileged_intents: bool = False,
         bot_name: str = "BatakBot",
         keep_history: bool = True,
+        shard_count: int = 1,
     ) -> None:
         """``keep_history=False`` (long benches) keeps only the current version of each
-        message, the bytes of its current attachments, and slim interaction records."""
+        message, the bytes of its current attachments, and slim interaction records.
+        ``shard_count``: the shards ``GET /gateway/bot`` recommends and the fewest an
+        IDENTIFY may use (fewer: close 4011, as Discord requires sharding)."""
+        if shard_count < 1:
+            raise ValueError("shard_count must be at least 1")
         self.keep_history = keep_history
+        self.shard_count = shard_count
+        self.owner_webhooks: dict[int, tuple[str, int]] = {}  # webhook id -> token, channel
+        self.webhook_posts: list[dict[str, Any]] = []  # bodies posted to owner webhooks
         self.expected_token = token
         self.clock = clock or Clock()
         self.interaction_deadline = interaction_deadline
@@ -635,6 +661,7 @@ class FakeDiscord:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, MessageRecord] = {}
+        self.uploads: dict[int, bytes] = {}  # files attached to slash command options
         self.interactions: dict[int, InteractionRecord] = {}
         self.tokens: dict[str, InteractionRecord] = {}
         self.global_commands: dict[str, dict[str, Any]] = {}
@@ -649,6 +676,8 @@ class FakeDiscord:
         self.injected_429: list[Injected429] = []
         self.rate_limits: list[RateLimitRule] = []
         self.served_429 = 0
+        self.api_calls = 0
+        """Every REST request the bot made (the bench reports them per move)."""
         self.identify_count = 0
         self.resume_count = 0
         self.resumable: dict[str, GatewaySession] = {}
@@ -723,8 +752,12 @@ class FakeDiscord:
         attachment_size_limit: int = DEFAULT_ATTACHMENT_LIMIT,
         everyone_permissions: int = EVERYONE_DEFAULT,
         bot_permissions: int = BOT_ROLE_DEFAULT,
+        shard: int | None = None,
     ) -> Guild:
-        gid = self.snowflakes.next()
+        """``shard``: an id that puts the guild on that shard of ``shard_count``."""
+        if shard is not None and not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard must be from 0 to {self.shard_count - 1}, not {shard}")
+        gid = self.snowflakes.next(shard=None if shard is None else (shard, self.shard_count))
         owner = owner or self.create_user(f"owner_{len(self.guilds) + 1}")
         g = Guild(gid, name, owner.id, preferred_locale=locale)
         g.attachment_size_limit = attachment_size_limit
@@ -1013,9 +1046,23 @@ class FakeDiscord:
     def bot_connected(self) -> bool:
         return any(s.identified and not s.ws.closed for s in self.sessions)
 
-    async def dispatch(self, event: str, data: Any, *, intent: int | None = None) -> None:
+    def connected_shards(self) -> set[tuple[int, int]]:
+        """``(shard_id, num_shards)`` of every identified, open session."""
+        return {s.shard for s in self.sessions if s.identified and not s.ws.closed}
+
+    def guild_connected(self, guild_id: int | None) -> bool:
+        """A session that receives this guild's events is connected."""
+        return any(s.identified and not s.ws.closed and s.receives(guild_id) for s in self.sessions)
+
+    async def dispatch(
+        self, event: str, data: Any, *, intent: int | None = None, guild_id: int | None = None
+    ) -> None:
+        """Send an event to the session(s) of its guild: ``guild_id``, else the
+        ``guild_id`` field of ``data`` (none: shard 0, as Discord sends DMs)."""
+        if guild_id is None and isinstance(data, dict) and data.get("guild_id"):
+            guild_id = int(data["guild_id"])
         for s in list(self.sessions):
-            if not s.identified:
+            if not s.identified or not s.receives(guild_id):
                 continue
             if intent is not None and not s.intents & intent:
                 continue
@@ -1078,6 +1125,7 @@ class FakeDiscord:
             await session.send({"op": 9, "d": False, "s": None, "t": None})
             return
         session.session_id, session.intents = old.session_id, old.intents
+        session.shard = old.shard
         session.identify_payload = old.identify_payload
         session.seq = max(old.seq, int(d.get("seq") or 0))
         session.identified = True
@@ -1095,13 +1143,29 @@ class FakeDiscord:
         if intents & PRIVILEGED_INTENTS and not self.allow_privileged_intents:
             await session.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
+        shard = d.get("shard", [0, 1])
+        valid = (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in shard)
+            and shard[1] >= 1
+            and 0 <= shard[0] < shard[1]
+        )
+        if not valid:
+            await session.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        if shard[1] < self.shard_count:
+            await session.ws.close(code=4011, message=b"Sharding required.")
+            return
+        session.shard = (shard[0], shard[1])
         session.intents = intents
         session.identify_payload = d
         session.session_id = f"fake-session-{self.snowflakes.next()}"
+        mine = [g for g in self.guilds.values() if session.receives(g.id)]
         ready = {
             "v": 10,
             "user": {**self.bot_user.to_json(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -1117,7 +1181,7 @@ class FakeDiscord:
         if "shard" in d:
             ready["shard"] = d["shard"]
         await session.dispatch("READY", ready)
-        for guild in self.guilds.values():
+        for guild in mine:
             await session.dispatch("GUILD_CREATE", self.guild_json(guild, full=True))
         session.identified = True
         self.resumable[session.session_id] = session
@@ -1135,6 +1199,7 @@ class FakeDiscord:
             return plain
         sub = path[len(API_PREFIX) :]
         method = request.method
+        self.api_calls += 1
         tokenless = sub.startswith(("/interactions/", "/webhooks/"))
         resp: web.StreamResponse
         try:
@@ -1417,7 +1482,7 @@ class FakeDiscord:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -2282,8 +2347,9 @@ class FakeDiscord:
         return rec
 
     async def send_interaction(self, rec: InteractionRecord) -> None:
-        if not self.bot_connected:
-            raise RuntimeError("no bot is connected to the fake gateway")
+        gid = rec.payload.get("guild_id")
+        if not self.guild_connected(int(gid) if gid else None):
+            raise RuntimeError("no bot session of this guild's shard is connected to the fake")
         rec.created = self.clock.now()
         rec.dispatched_at = time.perf_counter()
         await self.dispatch("INTERACTION_CREATE", rec.payload)
@@ -2425,7 +2491,32 @@ class FakeDiscord:
             raise not_found(UNKNOWN_MESSAGE, "Message")
         return msg
 
+    def create_webhook(self, channel: Channel) -> str:
+        """A channel webhook of the owner's (as made in the channel's settings); its URL."""
+        wid = self.snowflakes.next()
+        token = f"owner-webhook-{self.snowflakes.next():x}"
+        self.owner_webhooks[wid] = (token, channel.id)
+        return f"{self.url}{API_PREFIX}/webhooks/{wid}/{token}"
+
+    async def _owner_webhook_execute(self, request: web.Request, wid: int) -> web.Response:
+        """Execute Webhook: the message appears in the webhook's channel."""
+        token, channel_id = self.owner_webhooks[wid]
+        if request.match_info["token"] != token:
+            raise DiscordHTTPError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        payload, files = await self._read_body(request)
+        validate_message(payload, FormErrors(), creating=True, has_files=bool(files))
+        self.webhook_posts.append(payload)
+        msg = self._build_message(self.channels[channel_id], payload, files)
+        msg.data["webhook_id"] = str(wid)
+        await self._store_new(msg)
+        if request.query.get("wait") not in ("true", "True", "1"):
+            return web.Response(status=204)
+        return json_response(msg.data)
+
     async def _webhook_execute(self, request: web.Request) -> web.Response:
+        app = request.match_info["app"]
+        if app.isdigit() and int(app) in self.owner_webhooks:
+            return await self._owner_webhook_execute(request, int(app))
         rec = self._webhook_interaction(request)
         payload, files = await self._read_body(request)
         channel = self.channels[rec.channel_id]
@@ -2479,6 +2570,8 @@ class FakeDiscord:
         for rec in self.messages.values():
             if aid in rec.files:
                 return web.Response(body=rec.files[aid], content_type="application/octet-stream")
+        if aid in self.uploads:  # a file attached to a slash command option
+            return web.Response(body=self.uploads[aid], content_type="application/octet-stream")
         return web.Response(status=404)
 
     async def _cdn_avatar(self, request: web.Request) -> web.Response:
@@ -2522,6 +2615,8 @@ class FakeDiscord:
             d["member"] = self.member_json(self.guilds[channel.guild_id], user.id, with_user=False)
         for s in list(self.sessions):
             if not s.identified or not s.intents & INTENT_GUILD_MESSAGES:
+                continue
+            if not s.receives(channel.guild_id):
                 continue
             dd = d
             mentioned = f"<@{self.bot_user.id}>" in content

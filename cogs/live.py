@@ -1,0 +1,197 @@
+"""Open hands that follow the game.
+
+A person's hand is an ephemeral message: the bot cannot fetch or edit it through the
+channel, only through the token of the interaction that made it (or of a press on it).
+That token lives 15 minutes. :class:`LiveHands` keeps, per person and table, the latest
+hand message and the freshest token that can edit it, and redraws the message whenever
+what it shows changes (their turn starts, a card lands, a trick, deal or match ends).
+Edits are coalesced per message by an :class:`~cogs.pacing.EditPacer`, and an edit that
+would show the same thing is not sent at all.
+
+Opening the hand again makes the new message the current one; the old one is edited to
+say it was replaced. A press on any hand message makes that message current again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from .components import release
+from .i18n import t
+from .pacing import EditPacer
+from .replies import NO_PINGS
+from .service import Table
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFE = 15 * 60.0
+"""How long Discord accepts an interaction token (follow-ups, edits of its messages)."""
+TOKEN_MARGIN = 60.0
+"""A token this close to its end is not relied upon (an edit could arrive too late)."""
+
+Payload = dict[str, Any]
+Render = Callable[[Table, int, str, Any], Awaitable[tuple[Payload, Any]]]
+"""``(table, seat, lang, picture_key_shown) -> (payload, picture_key)``: the hand's
+content and view, and its picture only when its key differs from the one shown."""
+
+
+@dataclass(slots=True)
+class LiveHand:
+    """One hand message and the token that may edit it."""
+
+    table_id: int
+    user_id: int
+    message_id: int
+    webhook: discord.Webhook
+    issued: float
+    lang: str
+    shown: str = ""
+    """What the message shows (text and buttons): an edit showing the same is skipped."""
+    picture: Any = None
+    """The key of the picture the message shows."""
+    replaced: bool = False
+
+
+def signature(payload: Payload) -> str:
+    """What a hand payload shows, as one string (text, and each button's id and state)."""
+    view = payload.get("view")
+    parts = [str(payload.get("content", ""))]
+    if view is not None:
+        for item in view.children:
+            parts.append(f"{getattr(item, 'custom_id', '')}/{getattr(item, 'disabled', '')}")
+    return "\n".join(parts)
+
+
+class LiveHands:
+    """The latest hand message of each person at each table, kept up to date."""
+
+    def __init__(
+        self,
+        render: Render,
+        find: Callable[[int], Table | None],
+        interval: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._render = render
+        self._find = find
+        self._clock = clock
+        self._hands: dict[int, LiveHand] = {}
+        self._current: dict[tuple[int, int], int] = {}
+        self.pacer = EditPacer(interval, self._edit)
+        self.edits = 0
+        self.skipped = 0
+
+    async def close(self) -> None:
+        await self.pacer.close()
+
+    # ------------------------------------------------------------------ tracking
+    def opened(
+        self,
+        table: Table,
+        user_id: int,
+        interaction: discord.Interaction[Any],
+        message_id: int,
+        lang: str,
+        shown: Payload | None = None,
+        picture: Any = None,
+    ) -> None:
+        """``message_id`` now shows the person's hand and ``interaction``'s token can edit
+        it (a new hand, or a press on one). It becomes the person's current hand."""
+        key = (table.id, user_id)
+        old = self._current.get(key)
+        if old is not None and old != message_id and old in self._hands:
+            self._hands[old].replaced = True
+            self.pacer.request(old)
+        hand = self._hands.get(message_id)
+        if hand is None or hand.table_id != table.id:
+            hand = LiveHand(table.id, user_id, message_id, interaction.followup, 0.0, lang)
+            self._hands[message_id] = hand
+        hand.webhook = interaction.followup
+        hand.issued = self._clock()
+        hand.lang = lang
+        hand.replaced = False
+        if shown is not None:
+            hand.shown = signature(shown)
+        if picture is not None:
+            hand.picture = picture
+        self._current[key] = message_id
+
+    def visible(self, table_id: int, user_id: int) -> bool:
+        """True when the person has a hand message the bot can still keep up to date."""
+        mid = self._current.get((table_id, user_id))
+        hand = self._hands.get(mid) if mid is not None else None
+        return hand is not None and self._alive(hand)
+
+    def _alive(self, hand: LiveHand) -> bool:
+        return self._clock() - hand.issued < TOKEN_LIFE - TOKEN_MARGIN
+
+    def request(self, table: Table) -> None:
+        """Something a hand shows may have changed: redraw the table's live hands."""
+        for (tid, _user), mid in list(self._current.items()):
+            if tid == table.id:
+                self.pacer.request(mid)
+
+    def redraw(self, message_id: int) -> None:
+        """Edit this hand even if it seems to show the table as it is (Refresh)."""
+        hand = self._hands.get(message_id)
+        if hand is not None:
+            hand.shown = ""
+            self.pacer.request(message_id)
+
+    def forget(self, message_id: int) -> None:
+        hand = self._hands.pop(message_id, None)
+        if hand is not None and self._current.get((hand.table_id, hand.user_id)) == message_id:
+            del self._current[(hand.table_id, hand.user_id)]
+
+    def count(self) -> int:
+        return len(self._hands)
+
+    # ------------------------------------------------------------------ editing
+    async def _edit(self, message_id: int) -> None:
+        hand = self._hands.get(message_id)
+        if hand is None:
+            return
+        if not self._alive(hand):
+            self.forget(message_id)
+            return
+        table = self._find(hand.table_id)
+        over = table is None or table.status not in ("lobby", "playing")
+        kwargs: dict[str, Any]
+        if hand.replaced:
+            kwargs = {"content": t("hand.replaced", hand.lang), "attachments": [], "view": None}
+            self._hands.pop(message_id, None)  # never edited again
+        else:
+            seat = table.seat_of(hand.user_id) if table is not None else None
+            if table is None or seat is None or table.match is None:
+                self.forget(message_id)
+                return
+            payload, picture = await self._render(table, seat, hand.lang, hand.picture)
+            shown = signature(payload)
+            if shown == hand.shown and picture == hand.picture:
+                self.skipped += 1
+                release(payload.get("view"))
+                return
+            hand.shown, hand.picture = shown, picture
+            kwargs = {"content": payload["content"], "view": payload["view"]}
+            if payload.get("files") is not None:
+                kwargs["attachments"] = payload["files"]
+            if over:
+                self.forget(message_id)
+        try:
+            self.edits += 1
+            await hand.webhook.edit_message(message_id, allowed_mentions=NO_PINGS, **kwargs)
+        except (discord.NotFound, discord.Forbidden):
+            self.forget(message_id)  # deleted, or the token is no longer accepted
+        except discord.HTTPException as exc:
+            if exc.status == 401:  # Invalid Webhook Token: it expired
+                self.forget(message_id)
+            else:
+                raise
+        finally:
+            release(kwargs.get("view"))
