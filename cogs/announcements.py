@@ -1,15 +1,13 @@
 """Announcements: what the table's channel sees when the service reports a change.
 
 :class:`Announcer` is the service's :class:`~cogs.service.TableListener`. It keeps the
-table's public message up to date (edits paced by :class:`~cogs.pacing.EditPacer`),
-keeps the open hands following the game (:mod:`cogs.live`), tells the table about seat
-changes, posts deal summaries and the match result, and redraws every table after a
-restart.
-
-Turn notices: one message per table, edited as the turns go by (edits never ping).
-A person is pinged (a new notice, replacing the old one) only when they cannot see
-their turn: no open hand the bot can keep up to date, or no action within a grace
-period; at most once per turn streak, and as their notification setting says.
+table's public message up to date (edits paced by :class:`~cogs.pacing.EditPacer`), keeps
+the open hands following the game (:mod:`cogs.live`), tells the table about seat changes,
+posts deal summaries and the match result, and redraws every table after a restart.
+Turn notices: one message per table, edited as the turns go by (edits never ping). A
+person is pinged (a new notice, replacing the old one) only when they cannot see their
+turn (no open hand the bot keeps up to date, or no action within a grace period), at
+most once per turn streak and as their notification setting says.
 """
 
 from __future__ import annotations
@@ -73,8 +71,7 @@ class Announcer:
         self.closed: dict[int, Table] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
         self._notices: dict[int, tuple[int, int, str, int | None]] = {}
-        """table -> (channel, message, content shown, person pinged) of its turn notice,
-        while it is edited: until the person pinged has played their turns."""
+        """table -> (channel, message, content, person pinged) of its turn notice, until played."""
         self._streaks: dict[int, list[Any]] = {}
         """table -> [user to act, pinged already] of the turn streak being played."""
         self._graces: dict[int, asyncio.TimerHandle] = {}
@@ -333,8 +330,7 @@ class Announcer:
                 await self.store.remove_messages(table_id, [mid])
 
     async def _turn_notice(self, table: Table, seat: int, move: int) -> None:
-        """Ping the person to act: a new notice (with a Show hand button) replaces the
-        table's old one."""
+        """Ping the person to act: a new notice (Show hand button) replaces the old one."""
         async with self._notice_lock(table.id):
             self._graces.pop(table.id, None)
             if table.move != move or not table.playing or table.to_act != seat:

@@ -17,27 +17,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from batak import PRESET_NAMES
-from data import BOT_LEVELS, InvalidSettingError, user_key
+from data import user_key
 
 from . import pictures
 from .announcements import Announcer
 from .components import HandClick, TableClick, parse_custom_id
 from .hands import Hands
 from .i18n import ls, t
+from .names import names_of, seat_names_of
 from .pictures import files_of
 from .replies import Languages, defer_public, fail, guild_of, is_admin, send
 from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
 from .service import ServiceError, Table
-from .service.tables import NOTIFY_MODES
+from .settings import PACE_CHOICES, PRESET_CHOICES, SettingsCommands
 from .text.hints import hint_message
 from .text.rules import rules_text
 from .text.standings import (
     board_text,
     daily_board_text,
     history_text,
+    match_deals_text,
     named_standings,
-    settings_text,
     stats_text,
 )
 from .text.words import display_name, safe_name, table_language
@@ -49,20 +49,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def choice(key: str) -> app_commands.locale_str:
-    """A choice name: the English catalogue text, translated by the same key."""
-    return ls(t(key, "en"), key)
-
-
-# Choices shared by several commands (names are translated by the tree's translator).
-PRESET_CHOICES = [app_commands.Choice(name=choice(f"preset.{n}"), value=n) for n in PRESET_NAMES]
-PACE_CHOICES = [
-    app_commands.Choice(name=ls("live", "pace.live"), value="live"),
-    app_commands.Choice(name=ls("async", "pace.async"), value="async"),
-]
-
-
 class BatakCog(
+    SettingsCommands,
     commands.GroupCog,
     name="Batak",
     group_name="batak",
@@ -151,6 +139,9 @@ class BatakCog(
         preset=ls("Rule set (default: the server's)", "opt.preset"),
         deals=ls("Number of deals, 1 to 20", "opt.deals"),
         pace=ls("live: short turn timer; async: long timer with pings", "opt.pace"),
+        casual=ls(
+            "A casual table: ratings do not change (hints if the server allows)", "opt.casual"
+        ),
     )
     @app_commands.choices(
         preset=PRESET_CHOICES,
@@ -163,6 +154,7 @@ class BatakCog(
         preset: str | None = None,
         deals: app_commands.Range[int, 1, 20] | None = None,
         pace: str | None = None,
+        casual: bool = False,
     ) -> None:
         guild_id = guild_of(interaction)
         lang = await self.languages.of(interaction)
@@ -199,6 +191,7 @@ class BatakCog(
                     deals=deals,
                     pace=pace,
                     thread_id=thread_id,
+                    casual=casual,
                     language=await self.languages.server(guild_id, interaction.guild_locale),
                 )
             except BaseException:
@@ -331,39 +324,30 @@ class BatakCog(
             if not daily:
                 await send(interaction, t("leaderboard.daily_empty", lang), ephemeral=False)
                 return
-            names = await self._names(interaction, [r.user_id for r in daily])
-            await send(interaction, daily_board_text(daily, names, lang), ephemeral=False)
+            names = await names_of(self.bot, interaction, [r.user_id for r in daily])
+            subtitle = daily[0].day
+            pic = await pictures.draw(pictures.daily_picture(daily, names, subtitle, lang))
+            text = daily_board_text(daily, names, lang)
+            await send(interaction, text, ephemeral=False, files=files_of(pic))
             return
-        rows = await self.store.leaderboard(guild_id, by=by, period=period, limit=10)
-        if not rows:
+        # People only; the computer levels on a line apart (their own ranks).
+        rows = await self.store.leaderboard(
+            guild_id, by=by, period=period, limit=10, include_bots=False
+        )
+        bots = await self.store.leaderboard(guild_id, by=by, period=period, limit=3, bots_only=True)
+        if not rows and not bots:
             await send(interaction, t("leaderboard.empty", lang), ephemeral=False)
             return
-        names = await self._names(interaction, [s.user_id for s in rows if s.user_id is not None])
+        names = await names_of(
+            self.bot, interaction, [s.user_id for s in rows if s.user_id is not None]
+        )
         named = named_standings(rows, names, lang)
         title = t(f"leaderboard.title_{by}", lang)
         subtitle = t(f"period.{period}", lang)
-        text = board_text(named, title, subtitle, lang)
-        pic = await pictures.draw(pictures.leaderboard_picture(named, title, subtitle, lang))
+        text = board_text(named, title, subtitle, lang, bots)
+        drawing = pictures.leaderboard_picture(named, title, subtitle, lang, bots)
+        pic = await pictures.draw(drawing)
         await send(interaction, text, ephemeral=False, files=files_of(pic))
-
-    async def _names(
-        self, interaction: discord.Interaction[Any], user_ids: list[int]
-    ) -> dict[int, str]:
-        out: dict[int, str] = {}
-        guild = interaction.guild
-        for uid in user_ids:
-            member = guild.get_member(uid) if guild is not None else None
-            if member is not None:
-                out[uid] = display_name(member)
-                continue
-            user = self.bot.get_user(uid)
-            if user is None:
-                try:
-                    user = await self.bot.fetch_user(uid)
-                except discord.HTTPException:
-                    user = None
-            out[uid] = display_name(user) if user is not None else f"#{uid}"
-        return out
 
     @app_commands.command(name="stats", description=ls("A player's statistics", "cmd.stats"))
     @app_commands.describe(user=ls("Whose statistics (default: yours)", "opt.stats_user"))
@@ -376,8 +360,8 @@ class BatakCog(
         who = user or interaction.user
         await defer_public(interaction)
         key = user_key(who.id)
-        overall = await self.store.player_stats(guild_id, key)
-        month = await self.store.player_stats(guild_id, key, period="month")
+        overall = await self.store.player_stats(guild_id, key, include_bots=False)
+        month = await self.store.player_stats(guild_id, key, period="month", include_bots=False)
         if overall is None:
             await send(
                 interaction,
@@ -391,22 +375,51 @@ class BatakCog(
     @app_commands.command(
         name="history", description=ls("Recent matches, with the deal records", "cmd.history")
     )
-    @app_commands.describe(user=ls("Whose matches (default: yours)", "opt.history_user"))
+    @app_commands.describe(
+        user=ls("Whose matches (default: yours)", "opt.history_user"),
+        match=ls("Open one match's deals (its number, #)", "opt.history_match"),
+    )
     @app_commands.guild_only()
     async def history(
-        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | None = None,
+        match: app_commands.Range[int, 1, 2**53] | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         lang = await self.languages.of(interaction)
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if match is not None:
+            await self._one_match(interaction, guild_id, match, lang)
+            return
         matches = await self.store.recent_matches(guild_id, user_key(who.id), limit=10)
         if not matches:
             await send(interaction, t("history.none", lang, name=safe_name(display_name(who))))
             return
+        seat_names = await seat_names_of(self.bot, interaction, matches, lang)
         text = history_text(display_name(who), who.id, matches, lang)
+        looks = pictures.Looks.of(await self.languages.personal(interaction.user.id))
+        drawing = pictures.history_picture(
+            matches, seat_names, who.id, display_name(who), lang, looks
+        )
+        pic = await pictures.draw(drawing)
         jsonl = await self.store.match_records_jsonl([m.id for m in matches])
-        files = [discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-{who.id}.jsonl")]
+        files = files_of(pic)
+        files.append(discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-{who.id}.jsonl"))
+        await send(interaction, text, files=files)
+
+    async def _one_match(
+        self, interaction: discord.Interaction[Any], guild_id: int, match_id: int, lang: str
+    ) -> None:
+        """One match of this server, deal by deal, with its records attached."""
+        found = await self.store.get_match(match_id)
+        if found is None or found.guild_id != guild_id:
+            raise ServiceError("error.no_match", id=match_id)
+        names = (await seat_names_of(self.bot, interaction, [found], lang))[found.id]
+        text = match_deals_text(found, names, lang)
+        jsonl = await self.store.match_records_jsonl([found.id])
+        files = [discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-match-{found.id}.jsonl")]
         await send(interaction, text, files=files)
 
     @app_commands.command(
@@ -481,100 +494,6 @@ class BatakCog(
         if preset is None and interaction.guild_id is not None:
             name = (await self.store.get_guild_settings(interaction.guild_id)).preset
         await send(interaction, rules_text(name, lang))
-
-    @app_commands.command(
-        name="settings", description=ls("Server settings (Manage Server)", "cmd.settings")
-    )
-    @app_commands.describe(
-        language=ls("Language of public messages", "opt.language"),
-        preset=ls("Default rule set", "opt.preset"),
-        deals=ls("Default number of deals (0: the preset's)", "opt.deals_default"),
-        pace=ls("Default pace", "opt.pace"),
-        live_timer=ls("Turn timer of live tables, seconds (10-3600)", "opt.live_timer"),
-        async_timer=ls("Turn timer of async tables, hours (1-168)", "opt.async_timer"),
-        computer=ls("Computer player level", "opt.computer"),
-        threads=ls("Open each table in a new thread", "opt.threads"),
-        notifications=ls("When you are pinged for your turn (just you)", "opt.notifications"),
-    )
-    @app_commands.choices(
-        language=[
-            app_commands.Choice(name="English", value="en"),
-            app_commands.Choice(name="Türkçe", value="tr"),
-            app_commands.Choice(name="Deutsch", value="de"),
-            app_commands.Choice(name="Português (Brasil)", value="pt"),
-            app_commands.Choice(name="Українська", value="uk"),
-            app_commands.Choice(name="Kiswahili", value="sw"),
-            app_commands.Choice(name="Español", value="es"),
-            app_commands.Choice(name="Français", value="fr"),
-        ],
-        preset=PRESET_CHOICES,
-        pace=[
-            app_commands.Choice(name=ls("live", "pace.live"), value="live"),
-            app_commands.Choice(name=ls("async", "pace.async"), value="async"),
-        ],
-        computer=[app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVELS],
-        notifications=[
-            app_commands.Choice(name=choice(f"notify.{n}"), value=n) for n in NOTIFY_MODES
-        ],
-    )
-    @app_commands.guild_only()
-    async def settings(
-        self,
-        interaction: discord.Interaction[Any],
-        language: str | None = None,
-        preset: str | None = None,
-        deals: app_commands.Range[int, 0, 20] | None = None,
-        pace: str | None = None,
-        live_timer: app_commands.Range[int, 10, 3600] | None = None,
-        async_timer: app_commands.Range[int, 1, 168] | None = None,
-        computer: str | None = None,
-        threads: bool | None = None,
-        notifications: str | None = None,
-    ) -> None:
-        guild_id = guild_of(interaction)
-        changes: dict[str, Any] = {}
-        if language is not None:
-            changes["language"] = language
-        if preset is not None:
-            changes["preset"] = preset
-        if deals is not None:
-            changes["deals"] = deals or None
-        if pace is not None:
-            changes["pace"] = pace
-        if live_timer is not None:
-            changes["live_turn_timeout_s"] = live_timer
-        if async_timer is not None:
-            changes["async_turn_timeout_s"] = async_timer * 3600
-        if computer is not None:
-            changes["bot_level"] = computer
-        if threads is not None:
-            changes["use_threads"] = threads
-        if changes and not is_admin(interaction):
-            raise ServiceError("error.manage_server")
-        lines: list[str] = []
-        if notifications is not None:
-            lang = await self.languages.of(interaction)
-            done = await self.service.set_notifications(interaction.user.id, notifications)
-            if not done:
-                raise ServiceError("error.notify_nowhere")
-            lines.append(
-                t("settings.notify_saved", lang, mode=t(f"notify.{notifications}", lang), n=done)
-            )
-        if changes:
-            try:
-                g = await self.store.update_guild_settings(guild_id, **changes)
-            except InvalidSettingError as exc:
-                raise ServiceError("error.bad_setting", reason=str(exc)) from exc
-            self.languages.remember(guild_id, g.language)
-        else:
-            g = await self.store.get_guild_settings(guild_id)
-        lang = await self.languages.of(interaction)
-        mine = await self.service.notification_mode(interaction.user.id)
-        text = settings_text(g, lang)
-        text += "\n" + t("settings.notify_show", lang, mode=t(f"notify.{mine}", lang))
-        if changes:
-            text = t("settings.saved", lang) + "\n" + text
-        await send(interaction, "\n".join([*lines, text]))
 
 
 async def setup(bot: BatakBot) -> None:

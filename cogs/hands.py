@@ -69,18 +69,23 @@ class Hands:
         notice: str | None = None,
         extra: list[Picture | None] | None = None,
     ) -> dict[str, Any]:
-        # One consistent state: text, buttons and view models before any await.
+        looks = await self.looks(table, seat)
+        # One consistent state: text, buttons and view models before any other await.
         content = hand_text(table, seat, lang, notice)
         view = hand_view(table, seat, lang)
-        drawings = [pictures.hand_picture(table, seat, lang)]
+        drawings = [pictures.hand_picture(table, seat, lang, looks)]
         if table.is_daily:
-            drawings.insert(0, pictures.daily_table_picture(table, lang))
+            drawings.insert(0, pictures.daily_table_picture(table, lang, looks))
         pics: list[Picture | None] = list(extra or [])
         for drawing in drawings:
             pics.append(await pictures.draw(drawing))
         files = [f for p in pics for f in files_of(p)]
         key = drawings[-1].view if drawings[-1] is not None else None
         return {"content": clip(content), "files": files, "view": view, "key": key}
+
+    async def looks(self, table: Table, seat: int) -> pictures.Looks:
+        """How the person in ``seat`` chose to see their private pictures."""
+        return pictures.Looks.of(await self.languages.personal(table.seats[seat].user_id))
 
     async def send_hand(
         self, interaction: discord.Interaction[Any], table: Table, notice: str | None = None
@@ -164,6 +169,7 @@ class Hands:
         my_seat = table.seat_of(user)
         if my_seat is None:
             raise ServiceError("error.not_seated")
+        looks = await self.looks(table, my_seat)
         if table.match is None:
             raise ServiceError("error.not_started")
         await interaction.response.defer()  # this message will be updated in place
@@ -198,11 +204,15 @@ class Hands:
             else:
                 if table.is_daily and table.match is not None:
                     for index in range(deals_before, len(table.match.finished)):
-                        extra.append(await pictures.draw(pictures.deal_picture(table, index, lang)))
+                        extra.append(
+                            await pictures.draw(pictures.deal_picture(table, index, lang, looks))
+                        )
                         notice = deal_summary_text(table, index, lang)
                     if table.match.is_over:
                         notice = await self._daily_result_text(table, lang)
-                        extra.append(await pictures.draw(pictures.result_picture(table, lang)))
+                        extra.append(
+                            await pictures.draw(pictures.result_picture(table, lang, looks))
+                        )
         if alert is not None:
             notice = "⚠️ " + alert  # the answer is this edit: one answer per click
         if live and notice is None and not extra and interaction.message is not None:

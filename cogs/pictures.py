@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -16,14 +16,23 @@ from typing import Any
 import discord
 
 from batak.deal import Observation, Phase
-from data import Standing
+from data import DailyResult, MatchSummary, Standing, UserSettings
 from images import build as img_build
 from images.auction import render_auction
+from images.boards import render_daily, render_history
 from images.hand import render_hand
 from images.leaderboard import render_leaderboard
 from images.results import render_deal_summary, render_match_result
 from images.table import render_table
-from images.views import LeaderboardRow, LeaderboardView
+from images.views import (
+    DailyBoardView,
+    DailyRow,
+    HistoryRow,
+    HistorySeat,
+    HistoryView,
+    LeaderboardRow,
+    LeaderboardView,
+)
 
 from . import workers
 from .i18n import t
@@ -34,6 +43,22 @@ log = logging.getLogger(__name__)
 
 
 # ----------------------------------------------------------------------------- pictures
+@dataclass(frozen=True, slots=True)
+class Looks:
+    """How one person's private pictures are drawn (``/batak settings me``)."""
+
+    theme: str = "dark"
+    four_colour: bool = False
+
+    @classmethod
+    def of(cls, settings: UserSettings) -> Looks:
+        return cls(settings.theme or "dark", bool(settings.four_colour))
+
+
+PUBLIC = Looks()
+"""Pictures everyone sees are drawn the same for all."""
+
+
 @dataclass(frozen=True, slots=True)
 class Picture:
     filename: str
@@ -105,7 +130,7 @@ def _hand_view(obs: Observation, lang: str) -> Any:
     return view
 
 
-def hand_picture(table: Table, seat: int, lang: str) -> Drawing | None:
+def hand_picture(table: Table, seat: int, lang: str, looks: Looks = PUBLIC) -> Drawing | None:
     match = table.match
     if match is None:
         return None
@@ -114,11 +139,11 @@ def hand_picture(table: Table, seat: int, lang: str) -> Drawing | None:
         "hand.png",
         t("alt.hand", lang),
         lambda: _hand_view(obs, lang),
-        partial(render_hand, lang=lang),
+        partial(render_hand, theme=looks.theme, four_colour=looks.four_colour, lang=lang),
     )
 
 
-def daily_table_picture(table: Table, lang: str) -> Drawing | None:
+def daily_table_picture(table: Table, lang: str, looks: Looks = PUBLIC) -> Drawing | None:
     """The daily match's table drawn from the player's seat (only their own view)."""
     match = table.match
     if match is None:
@@ -128,11 +153,11 @@ def daily_table_picture(table: Table, lang: str) -> Drawing | None:
         "daily-table.png",
         t("alt.table", lang),
         lambda: img_build.table_view_from_match(match, names, 0),
-        partial(render_table, lang=lang),
+        partial(render_table, theme=looks.theme, four_colour=looks.four_colour, lang=lang),
     )
 
 
-def deal_picture(table: Table, index: int, lang: str) -> Drawing | None:
+def deal_picture(table: Table, index: int, lang: str, looks: Looks = PUBLIC) -> Drawing | None:
     match = table.match
     if match is None:
         return None
@@ -141,11 +166,11 @@ def deal_picture(table: Table, index: int, lang: str) -> Drawing | None:
         f"batak-deal-{table.id}-{index + 1}.png",
         t("alt.deal", lang),
         lambda: img_build.deal_summary_view(match, names, index),
-        partial(render_deal_summary, lang=lang),
+        partial(render_deal_summary, theme=looks.theme, four_colour=looks.four_colour, lang=lang),
     )
 
 
-def result_picture(table: Table, lang: str) -> Drawing | None:
+def result_picture(table: Table, lang: str, looks: Looks = PUBLIC) -> Drawing | None:
     match = table.match
     if match is None:
         return None
@@ -154,31 +179,99 @@ def result_picture(table: Table, lang: str) -> Drawing | None:
         f"batak-result-{table.id}.png",
         t("alt.result", lang),
         lambda: img_build.match_result_view(match, names),
-        partial(render_match_result, lang=lang),
+        partial(render_match_result, theme=looks.theme, lang=lang),
     )
 
 
 def leaderboard_picture(
-    rows: Sequence[tuple[Standing, str]], title: str, subtitle: str, lang: str
+    rows: Sequence[tuple[Standing, str]],
+    title: str,
+    subtitle: str,
+    lang: str,
+    bots: Sequence[Standing] = (),
 ) -> Drawing | None:
+    """The people's leaderboard, the computer levels on a line apart under it."""
+
+    def row(rank: int, s: Standing, name: str) -> LeaderboardRow:
+        return LeaderboardRow(
+            rank=rank,
+            name=name,
+            rating=s.shown_rating,
+            wins=s.wins,
+            matches=s.matches,
+            provisional=s.provisional,
+        )
+
     return _prepare(
         "leaderboard.png",
         t("alt.leaderboard", lang),
         lambda: LeaderboardView(
-            rows=tuple(
-                LeaderboardRow(
-                    rank=s.rank or i + 1,
-                    name=name,
-                    rating=s.rating,
-                    wins=s.wins,
-                    matches=s.matches,
-                )
-                for i, (s, name) in enumerate(rows[:10])
-            ),
+            rows=tuple(row(s.rank or i + 1, s, name) for i, (s, name) in enumerate(rows[:10])),
             title=title,
             subtitle=subtitle,
+            bots=tuple(
+                row(i + 1, b, t(f"level.{b.bot_level}", lang)) for i, b in enumerate(bots[:3])
+            ),
         ),
         partial(render_leaderboard, lang=lang),
+    )
+
+
+def daily_picture(
+    rows: Sequence[DailyResult], names: Mapping[int, str], subtitle: str, lang: str
+) -> Drawing | None:
+    """Today's daily board."""
+    return _prepare(
+        "daily.png",
+        t("alt.daily", lang),
+        lambda: DailyBoardView(
+            rows=tuple(
+                DailyRow(r.rank or i + 1, names[r.user_id], r.score or 0, r.placement)
+                for i, r in enumerate(rows[:10])
+            ),
+            title=t("leaderboard.daily_title", lang),
+            subtitle=subtitle,
+        ),
+        partial(render_daily, lang=lang),
+    )
+
+
+def history_picture(
+    matches: Sequence[MatchSummary],
+    seat_names: Mapping[int, Sequence[str]],
+    user_id: int,
+    subtitle: str,
+    lang: str,
+    looks: Looks = PUBLIC,
+) -> Drawing | None:
+    """A player's recent matches; ``seat_names`` by match id, one name per seat."""
+    from .text.standings import rules_label
+
+    def seat_of(m: MatchSummary) -> int | None:
+        return next((p.seat for p in m.players if p.user_id == user_id), None)
+
+    return _prepare(
+        "history.png",
+        t("alt.history", lang),
+        lambda: HistoryView(
+            rows=tuple(
+                HistoryRow(
+                    m.id,
+                    m.finished_at[:10],
+                    rules_label(m, lang),
+                    m.rated,
+                    tuple(
+                        HistorySeat(seat_names[m.id][p.seat], p.placement, p.total)
+                        for p in sorted(m.players, key=lambda p: p.seat)
+                    ),
+                    highlight_seat=seat_of(m),
+                )
+                for m in matches[:10]
+            ),
+            title=t("history.picture_title", lang),
+            subtitle=subtitle,
+        ),
+        partial(render_history, theme=looks.theme, lang=lang),
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from data import Store, StoreError
+from data import Store, StoreError, UserSettings
 
 from .components import release
 from .i18n import language_of, resolve, t
@@ -22,11 +22,30 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 class Languages:
-    """The reader's language: their Discord locale if we have it, else the server's."""
+    """The reader's language: the one they chose (``/batak settings me``), else their
+    Discord locale if we have it, else the server's. Also their other personal choices
+    (:meth:`personal`), read once per person and kept."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._languages: dict[int, str] = {}
+        self._people: dict[int, UserSettings] = {}
+
+    async def personal(self, user_id: int | None) -> UserSettings:
+        """The person's own settings (nothing chosen for None or a person never seen)."""
+        if user_id is None:
+            return UserSettings(0)
+        found = self._people.get(user_id)
+        if found is None:
+            found = await self.store.get_user_settings(user_id)
+            if len(self._people) > 10_000:
+                self._people.clear()
+            self._people[user_id] = found
+        return found
+
+    def remember_personal(self, settings: UserSettings) -> None:
+        """A person's settings were just changed."""
+        self._people[settings.user_id] = settings
 
     async def server(
         self, guild_id: int | None, guild_locale: str | discord.Locale | None = None
@@ -46,7 +65,11 @@ class Languages:
         return lang
 
     async def of(self, interaction: discord.Interaction[Any]) -> str:
-        """The reader's language (replies): their locale, else the server's language."""
+        """The reader's language (replies): their own setting, else their locale, else
+        the server's language."""
+        chosen = (await self.personal(interaction.user.id)).language
+        if chosen is not None:
+            return chosen
         server = await self.server(interaction.guild_id, interaction.guild_locale)
         return resolve(interaction.locale, server)
 

@@ -35,6 +35,7 @@ TABLES = (
     "standings",
     "daily_results",
     "guild_settings",
+    "user_settings",
     "announcements",
 )
 

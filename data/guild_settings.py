@@ -32,6 +32,7 @@ class SettingsStore(StoreBase):
             async_turn_timeout_s=row["async_turn_timeout_s"],
             bot_level=row["bot_level"],
             use_threads=bool(row["use_threads"]),
+            casual_hints=bool(row["casual_hints"]),
             updated_at=row["updated_at"],
         )
 

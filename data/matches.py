@@ -99,6 +99,7 @@ class MatchStore(AnnouncementStore):
         game_id: int | None = None,
         finished_at: datetime | None = None,
         announcements: Sequence[Announcement] = (),
+        rated: bool = True,
     ) -> MatchSummary:
         """Store a finished match and update the server's standings, in one transaction.
 
@@ -110,6 +111,10 @@ class MatchStore(AnnouncementStore):
         (with the first ``match_id``) and writes nothing. ``announcements`` are stored in
         that transaction too (``pending_announcements``, with this ``match_id``): the
         result, the closed table and what to post about it are durable together.
+
+        A casual match (``rated=False``) is stored with its players and records for the
+        history, but changes no rating and no standing: its players' ratings before and
+        after are the same.
         """
         if len(seats) != 4 or any(s.is_empty for s in seats):
             raise ValueError("a finished match has four occupied seats")
@@ -144,7 +149,8 @@ class MatchStore(AnnouncementStore):
             try:
                 cur = await db.execute(
                     "INSERT INTO matches (guild_id, game_id, preset, rules, seed, partnership, "
-                    "deals, finished_at, month) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "deals, finished_at, month, rated) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         game_id,
@@ -155,6 +161,7 @@ class MatchStore(AnnouncementStore):
                         len(records),
                         at,
                         month,
+                        int(rated),
                     ),
                 )
             except Exception as e:
@@ -180,7 +187,10 @@ class MatchStore(AnnouncementStore):
             ) as c:
                 prior = {r[0]: (float(r[1]), float(r[2])) for r in await c.fetchall()}
             before = {k: prior.get(k, (ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)) for k in uniq}
-            after = ratings.rate_match(keys, places, before, partnership=partnership)
+            if rated:
+                after = ratings.rate_match(keys, places, before, partnership=partnership)
+            else:
+                after = before
 
             players = []
             for s in range(4):
@@ -233,7 +243,8 @@ class MatchStore(AnnouncementStore):
                     for p in players
                 ],
             )
-            await db.executemany(_UPSERT_STANDING, _standing_rows(guild_id, month, at, players))
+            if rated:
+                await db.executemany(_UPSERT_STANDING, _standing_rows(guild_id, month, at, players))
             if game_id is not None:
                 await db.execute(CLOSE_GAME, ("finished", at, at, game_id))
             await self._enqueue(
@@ -251,6 +262,7 @@ class MatchStore(AnnouncementStore):
             finished_at=at,
             players=tuple(players),
             records=tuple(dict(r) for r in records),
+            rated=rated,
         )
 
     async def _match_summaries(
@@ -312,6 +324,7 @@ class MatchStore(AnnouncementStore):
                     finished_at=r["finished_at"],
                     players=tuple(players[m]),
                     records=records.get(m) if with_records else None,
+                    rated=bool(r["rated"]),
                 )
             )
         return out

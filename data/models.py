@@ -359,6 +359,8 @@ class MatchSummary:
     finished_at: str
     players: tuple[MatchPlayer, ...]
     records: tuple[dict[str, Any], ...] | None = None
+    rated: bool = True
+    """A rated match changed its players' ratings and standings; a casual one did not."""
 
     @property
     def totals(self) -> list[int]:
@@ -371,8 +373,22 @@ class MatchSummary:
 
 # --------------------------------------------------------------------------- standings
 def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating shown and ranked on: ``mu - 3 sigma``."""
+    """The conservative rating ranked on: ``mu - 3 sigma`` (0 for a new player)."""
     return mu - 3.0 * sigma
+
+
+RATING_BASE: Final = 1000
+RATING_SCALE: Final = 40
+PROVISIONAL_MATCHES: Final = 5
+"""A rating is provisional (shown with ``?``) until this many rated matches."""
+
+
+def display_rating(value: float) -> int:
+    """The rating people read: ``1000 + 40 x ordinal``, rounded. A new player shows
+    1000; the ordinal (``mu - 3 sigma``) rises as the model grows sure of a player,
+    so a steady player settles some hundreds above, a weak one stays near or below
+    1000. Ranking by it is ranking by the ordinal."""
+    return round(RATING_BASE + RATING_SCALE * value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +435,16 @@ class Standing:
         """Rating gained within the period (since the player's first match in it)."""
         return self.rating - self.start_rating
 
+    @property
+    def shown_rating(self) -> int:
+        """The rating on the familiar scale (:func:`display_rating`)."""
+        return display_rating(self.rating)
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than :data:`PROVISIONAL_MATCHES` rated matches in the period."""
+        return self.matches < PROVISIONAL_MATCHES
+
 
 # --------------------------------------------------------------------------- daily
 @dataclass(frozen=True, slots=True)
@@ -453,6 +479,8 @@ class GuildSettings:
     async_turn_timeout_s: int = 12 * 3600
     bot_level: str = "normal"
     use_threads: bool = True
+    casual_hints: bool = False
+    """Hints at casual tables (never at rated ones, never in the daily match)."""
     updated_at: str | None = field(default=None, compare=False)
 
     def turn_timeout_s(self, pace: str | None = None) -> int:
@@ -469,6 +497,7 @@ SETTING_NAMES: Final = (
     "async_turn_timeout_s",
     "bot_level",
     "use_threads",
+    "casual_hints",
 )
 
 
@@ -502,10 +531,53 @@ def validate_setting(name: str, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or not 60 <= value <= 7 * 86400:
             raise bad("must be from 60 seconds to 7 days")
         return value
-    if name == "use_threads":
+    if name in ("use_threads", "casual_hints"):
         if not isinstance(value, bool):
             raise bad("must be true or false")
         return value
     raise InvalidSettingError(
         f"unknown setting {name!r}; known settings: " + ", ".join(SETTING_NAMES)
+    )
+
+
+# --------------------------------------------------------------------------- people
+THEMES: Final = ("dark", "light")
+NOTIFICATION_MODES: Final = ("needed", "every", "never")
+USER_SETTING_NAMES: Final = ("language", "four_colour", "theme", "notifications")
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A person's own settings, for every server; None is "not chosen" (the Discord
+    locale or the server's language, the two-colour deck, dark pictures, the default
+    notifications)."""
+
+    user_id: int
+    language: str | None = None
+    four_colour: bool | None = None
+    theme: str | None = None
+    notifications: str | None = None
+    updated_at: str | None = field(default=None, compare=False)
+
+
+def validate_user_setting(name: str, value: Any) -> Any:
+    """Return the value to store, or raise InvalidSettingError naming the problem.
+    None always clears a choice."""
+    if value is None and name in USER_SETTING_NAMES:
+        return None
+    choices = {"language": LANGUAGES, "theme": THEMES, "notifications": NOTIFICATION_MODES}
+    if name in choices:
+        if value not in choices[name]:
+            raise InvalidSettingError(
+                f"setting {name!r}: must be one of {', '.join(choices[name])} (got {value!r})"
+            )
+        return value
+    if name == "four_colour":
+        if not isinstance(value, bool):
+            raise InvalidSettingError(
+                f"setting 'four_colour': must be true or false (got {value!r})"
+            )
+        return value
+    raise InvalidSettingError(
+        f"unknown personal setting {name!r}; known settings: " + ", ".join(USER_SETTING_NAMES)
     )

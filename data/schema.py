@@ -284,6 +284,30 @@ V2: Migration = (
     "CREATE INDEX announcements_game ON announcements (game_id) WHERE game_id IS NOT NULL",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2)
+V3_RATED_MATCHES_AND_PERSONAL_SETTINGS: Migration = (
+    # -- rated and casual matches ----------------------------------------------------
+    # A rated match changed its players' ratings and standings; a casual one (rules
+    # changed from the preset, or hints allowed) is kept for the history only. Every
+    # match recorded before this version changed the standings, so it is rated.
+    "ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1 CHECK (rated IN (0, 1))",
+    # -- server: hints at casual tables ----------------------------------------------
+    # Off by default; hints are never given at rated tables or in the daily match.
+    "ALTER TABLE guild_settings ADD COLUMN casual_hints INTEGER NOT NULL DEFAULT 0",
+    # -- personal settings: one row per Discord user, for every server -----------------
+    # NULL is "not chosen": the Discord locale (else the server's language), the
+    # two-colour deck, the dark pictures, the default notifications.
+    """
+    CREATE TABLE user_settings (
+        user_id        INTEGER PRIMARY KEY,
+        language       TEXT,
+        four_colour    INTEGER CHECK (four_colour IN (0, 1)),
+        theme          TEXT    CHECK (theme IN ('dark', 'light')),
+        notifications  TEXT,
+        updated_at     TEXT    NOT NULL
+    )
+    """,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_RATED_MATCHES_AND_PERSONAL_SETTINGS)
 
 LATEST_VERSION = len(MIGRATIONS)

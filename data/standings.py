@@ -120,10 +120,12 @@ class StandingStore(StoreBase):
         offset: int = 0,
         include_bots: bool = True,
         min_matches: int = 1,
+        bots_only: bool = False,
     ) -> list[Standing]:
         """The server's standings: ``by`` 'rating' or 'wins'; ``period`` 'all', 'month'
         (this UTC month) or 'YYYY-MM'. In a month, ratings are as of each player's
-        last match of that month. Entries carry their 1-based ``rank``."""
+        last match of that month. Entries carry their 1-based ``rank``.
+        ``include_bots=False`` ranks people only, ``bots_only`` the computer levels only."""
         per = _period(period, self._now())
         order = {
             "rating": "ordinal DESC, wins DESC, player_key",
@@ -132,6 +134,8 @@ class StandingStore(StoreBase):
         if order is None:
             raise ValueError(f"by must be 'rating' or 'wins', not {by!r}")
         bots = "" if include_bots else " AND user_id IS NOT NULL"
+        if bots_only:
+            bots = " AND user_id IS NULL"
         sql = (
             f"SELECT * FROM standings WHERE guild_id = ? AND period = ? AND matches >= ?{bots} "
             f"ORDER BY {order} LIMIT ? OFFSET ?"

@@ -45,6 +45,7 @@ from .models import (
 )
 from .schema import APPLICATION_ID, MIGRATIONS, PG_VERSION_TABLE, Migration, for_dialect
 from .standings import StandingStore
+from .user_settings import UserSettingsStore
 
 __all__ = [
     "DEFAULT_PATH",
@@ -102,6 +103,7 @@ class Store(
     DailyStore,
     AnnouncementStore,
     SettingsStore,
+    UserSettingsStore,
     MaintenanceStore,
 ):
     """Durable games, finished matches, standings, daily results, announcements and

@@ -1,4 +1,5 @@
-"""The leaderboard: rank, player, rating, wins, matches (up to 10 rows)."""
+"""The leaderboard: rank, player, rating, wins, matches (up to 10 people), and the
+computer players on a line apart under them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from .labels import text_for
 from .png import to_png
 from .text import clean, fit, fit_size, font
 from .theme import MEDALS, Theme, get_theme
-from .views import LeaderboardView, default_colour
+from .views import LeaderboardRow, LeaderboardView, default_colour
 
 W = 800
 PAD = 32
@@ -17,6 +18,22 @@ ROW_H = 60
 HEAD_H = 130
 X_RATING, X_WINS, X_PLAYED = 480, 568, 664
 COL_GAP = 10  # px between two column labels
+NOTE_H = 30  # a line under the panel: the computers, what "?" means
+
+
+def rating_text(row: LeaderboardRow) -> str:
+    """1234, or 1234? while provisional."""
+    return f"{row.rating:.0f}" + ("?" if row.provisional else "")
+
+
+def _notes(view: LeaderboardView, lang: str) -> list[str]:
+    notes = []
+    if view.bots:
+        bots = " · ".join(f"{clean(b.name)} {rating_text(b)}" for b in view.bots)
+        notes.append(text_for(lang, "img.computers", list=bots))
+    if any(r.provisional for r in (*view.rows, *view.bots)):
+        notes.append(text_for(lang, "img.provisional"))
+    return notes
 
 
 def render_leaderboard_image(
@@ -24,7 +41,8 @@ def render_leaderboard_image(
 ) -> Image.Image:
     th = get_theme(theme)
     n = len(view.rows)
-    height = HEAD_H + 44 + max(n, 1) * ROW_H + 24 + PAD
+    notes = _notes(view, lang)
+    height = HEAD_H + 44 + max(n, 1) * ROW_H + 24 + PAD + NOTE_H * len(notes)
     im, d = dr.canvas((W, height), th)
     dr.label(d, (PAD, 28), text_for(lang, "img.game"), th)
     dr.heading(
@@ -36,7 +54,11 @@ def render_leaderboard_image(
         W - 2 * PAD,
     )
     top = HEAD_H
-    dr.panel(im, (PAD, top, W - PAD, height - PAD), th)
+    bottom = height - PAD - NOTE_H * len(notes)
+    dr.panel(im, (PAD, top, W - PAD, bottom), th)
+    for i, note in enumerate(notes):
+        y = bottom + 14 + i * NOTE_H
+        d.text((PAD + 8, y), fit(note, 18, False, W - 2 * PAD - 16), font=font(18), fill=th.dim)
     # (label, x, anchor, room): a right-aligned label may reach its left neighbour's edge
     cols = [
         ("#", PAD + 40, "ma", 40),
@@ -88,7 +110,11 @@ def render_leaderboard_image(
             anchor="lm",
         )
         d.text(
-            (X_RATING, cy), f"{row.rating:.0f}", font=font(22, True), fill=th.accent, anchor="rm"
+            (X_RATING, cy),
+            rating_text(row),
+            font=font(22, True),
+            fill=th.dim if row.provisional else th.accent,
+            anchor="rm",
         )
         d.text((X_WINS, cy), str(row.wins), font=font(20), fill=th.text, anchor="rm")
         d.text((X_PLAYED, cy), str(row.matches), font=font(20), fill=th.text, anchor="rm")

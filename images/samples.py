@@ -22,8 +22,13 @@ from .build import (
 from .views import (
     AuctionView,
     ContractView,
+    DailyBoardView,
+    DailyRow,
     DealSummaryView,
     HandView,
+    HistoryRow,
+    HistorySeat,
+    HistoryView,
     LeaderboardRow,
     LeaderboardView,
     MatchResultView,
@@ -134,7 +139,46 @@ def leaderboard_sample(names: tuple[str, ...] = ()) -> LeaderboardView:
         )
         for i, n in enumerate(base[:10])
     )
-    return LeaderboardView(rows, "Leaderboard", "This server · rated matches", highlight_rank=3)
+    bots = (
+        LeaderboardRow(1, "hard", 1184, 30, 70),
+        LeaderboardRow(2, "normal", 1062, 22, 80),
+        LeaderboardRow(3, "easy", 931, 5, 4, provisional=True),
+    )
+    rows = (*rows[:-1], replace(rows[-1], provisional=True))
+    return LeaderboardView(
+        rows, "Leaderboard", "This server · rated matches", highlight_rank=3, bots=bots
+    )
+
+
+def daily_sample(names: tuple[str, ...] = ()) -> DailyBoardView:
+    base = list(names) or ["Ayşe Yılmaz", "Олександра", "Bartholomew Fitzgerald-Montgomery", "Şule"]
+    rows = tuple(
+        DailyRow(i + 1, n, 96 - 41 * i, placement=min(4, i + 1)) for i, n in enumerate(base[:10])
+    )
+    return DailyBoardView(rows, "", "2026-12-01 · 3 deals", highlight_rank=2)
+
+
+def history_sample(names: tuple[str, ...] = ()) -> HistoryView:
+    base = list(names) or ["Ayşe Yılmaz", "Bartholomew Fitzgerald-Montgomery", "Олександра", "Şule"]
+    rows = []
+    for i in range(4):
+        totals = (84 - 30 * i, -12 + 9 * i, 31, -61 + 20 * i)
+        order = sorted(range(4), key=lambda s: -totals[s])
+        places = [1 + order.index(s) for s in range(4)]
+        seats = tuple(
+            HistorySeat(base[(s + i) % len(base)], places[s], totals[s]) for s in range(4)
+        )
+        rows.append(
+            HistoryRow(
+                40 - i,
+                f"2026-11-{30 - i:02d}",
+                ("Standard, 8 deals", "Classic, 3 deals", "Eşli, 12 deals", "Kanlı, 1 deal")[i],
+                rated=i != 1,
+                seats=seats,
+                highlight_seat=i % 4,
+            )
+        )
+    return HistoryView(tuple(rows), "", "Ayşe Yılmaz")
 
 
 def forced_table(names: tuple[str, ...] = TURKISH) -> TableView:
@@ -254,6 +298,12 @@ def handmade_samples() -> Iterator[Sample]:
     yield Sample("table-deal-over", "table", done)
     yield Sample("leaderboard", "leaderboard", leaderboard_sample())
     yield Sample("leaderboard-light", "leaderboard", leaderboard_sample(), "light")
+    yield Sample("daily", "daily", daily_sample())
+    yield Sample("daily-light", "daily", daily_sample(), "light")
+    yield Sample("daily-hostile", "daily", daily_sample(HOSTILE + MORE_HOSTILE))
+    yield Sample("history", "history", history_sample())
+    yield Sample("history-light", "history", history_sample(), "light")
+    yield Sample("history-hostile", "history", history_sample(HOSTILE + MORE_HOSTILE))
     yield Sample("leaderboard-hostile", "leaderboard", leaderboard_sample(HOSTILE + MORE_HOSTILE))
     yield Sample(
         "tr-leaderboard",
@@ -324,6 +374,7 @@ def render_sample(sample: Sample) -> bytes:
     """PNG bytes for a sample, through the public renderers."""
     # from the renderers' own modules, not the package (whose warm-up imports this one)
     from .auction import render_auction
+    from .boards import render_daily, render_history
     from .hand import render_hand
     from .leaderboard import render_leaderboard
     from .results import render_deal_summary, render_match_result
@@ -343,6 +394,10 @@ def render_sample(sample: Sample) -> bytes:
         return render_hand(v, t, sample.four_colour, lang)
     if isinstance(v, LeaderboardView):
         return render_leaderboard(v, t, lang)
+    if isinstance(v, DailyBoardView):
+        return render_daily(v, t, lang)
+    if isinstance(v, HistoryView):
+        return render_history(v, t, lang)
     raise TypeError(f"not a view: {type(v).__name__}")
 
 

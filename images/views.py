@@ -330,6 +330,8 @@ class LeaderboardRow:
     matches: int
     colour: Colour | None = None
     initials: str = ""
+    provisional: bool = False
+    """The rating is still provisional: drawn with a "?"."""
 
 
 @dataclass(frozen=True)
@@ -338,7 +340,75 @@ class LeaderboardView:
     title: str = "Leaderboard"
     subtitle: str = ""
     highlight_rank: int | None = None
+    bots: tuple[LeaderboardRow, ...] = ()
+    """The computer players, shown apart under the people (their rank is their own)."""
 
     def __post_init__(self) -> None:
         if len(self.rows) > 10:
             raise ValueError("the leaderboard shows at most 10 rows")
+        if len(self.bots) > 3:
+            raise ValueError("the leaderboard shows at most 3 computer levels")
+
+
+@dataclass(frozen=True)
+class DailyRow:
+    rank: int
+    name: str
+    score: int
+    placement: int | None = None
+    """The player's place at their table of four (1 to 4)."""
+    colour: Colour | None = None
+    initials: str = ""
+
+
+@dataclass(frozen=True)
+class DailyBoardView:
+    """Today's daily match: everyone played the same deals against three computers."""
+
+    rows: tuple[DailyRow, ...]
+    title: str = "Daily match"
+    subtitle: str = ""
+    highlight_rank: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.rows) > 10:
+            raise ValueError("the daily board shows at most 10 rows")
+        for r in self.rows:
+            if r.placement is not None and not 1 <= r.placement <= 4:
+                raise ValueError(f"a placement is 1 to 4, not {r.placement}")
+
+
+@dataclass(frozen=True)
+class HistorySeat:
+    name: str
+    placement: int
+    total: int
+    colour: Colour | None = None
+    initials: str = ""
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One finished match: when, which rules, rated or not, and its four seats."""
+
+    number: int
+    date: str
+    rules: str
+    rated: bool
+    seats: tuple[HistorySeat, ...]
+    highlight_seat: int | None = None
+    """The seat of the person whose history this is."""
+
+    def __post_init__(self) -> None:
+        _four(self.seats, "seats")
+
+
+@dataclass(frozen=True)
+class HistoryView:
+    rows: tuple[HistoryRow, ...]
+    title: str = "Recent matches"
+    subtitle: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.rows) > 10:
+            raise ValueError("the history shows at most 10 matches")

@@ -26,7 +26,7 @@ def test_the_walk_sees_the_imports_of_every_package() -> None:
     cogs, cogs_outside = graph("cogs")
     assert "cogs.service" in cogs["cogs.text.summaries"]  # from ..service import Table
     assert "cogs.components.codec" in cogs["cogs.components"]
-    assert {"batak", "data", "discord"} <= cogs_outside["cogs.batak_cog"]
+    assert {"batak", "data", "discord"} <= cogs_outside["cogs.settings"]
     assert "locales" not in graph("locales")[0]["locales"]  # a package is not its own import
 
 

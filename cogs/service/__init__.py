@@ -31,6 +31,7 @@ from .model import (
     TableSettings,
     TableStatus,
     as_pace,
+    is_preset_unchanged,
     phase_of,
 )
 from .tables import TableService
@@ -57,6 +58,7 @@ __all__ = [
     "as_pace",
     "computer_choice",
     "hint_for",
+    "is_preset_unchanged",
     "make_computer",
     "phase_of",
 ]

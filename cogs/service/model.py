@@ -118,6 +118,11 @@ class TableSettings:
     """The day (ISO date) of a daily match."""
     rematch_of: int | None = None
     """The table this one is the rematch of."""
+    rated: bool = True
+    """Rated tables play a preset unchanged without hints; only their matches change
+    ratings and standings. A row stored before rated tables existed is rated."""
+    hints: bool = False
+    """Hints are given at this table (only ever at a casual one)."""
     notify: Mapping[str, NotifyMode] = field(default_factory=dict)
     """Each seated person's notification setting (by user id), carried to their next
     tables."""
@@ -135,6 +140,8 @@ class TableSettings:
         "seed",
         "day",
         "rematch_of",
+        "rated",
+        "hints",
         "notify",
         "former_seats",
     )
@@ -154,6 +161,8 @@ class TableSettings:
             seed=_int(raw.get("seed")),
             day=day if isinstance(day, str) else None,
             rematch_of=_int(raw.get("rematch_of")),
+            rated=raw.get("rated", True) is not False,
+            hints=raw.get("hints") is True and raw.get("rated") is False,
             notify={
                 str(k): mode
                 for k, v in (raw.get("notify") or {}).items()
@@ -175,6 +184,10 @@ class TableSettings:
             "language": self.language,
             "first_dealer": self.first_dealer,
         }
+        if not self.rated:  # a row without the key is rated (so older rows read back)
+            out["rated"] = False
+            if self.hints:
+                out["hints"] = True
         if self.seed is not None:
             out["seed"] = self.seed
         if self.day is not None:
@@ -341,6 +354,12 @@ class ActResult:
     deal_finished: int | None = None
     """The 0-based index of a deal this action finished, if any."""
     match_finished: bool = False
+
+
+def is_preset_unchanged(rules: Rules) -> bool:
+    """The rules are their preset's, every option as the preset has it; only the match
+    length may be chosen (a shorter match is the same game)."""
+    return rules == Rules.from_preset(rules.preset, deals=rules.deals)
 
 
 def phase_of(match: Match | None) -> str:

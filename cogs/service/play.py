@@ -141,6 +141,12 @@ class PlayingTables(TableRegistry):
         seat = table.seat_of(user_id)
         if seat is None:
             raise ServiceError("error.not_seated")
+        if table.is_daily:
+            raise ServiceError("error.hint_daily")
+        if table.settings.rated:
+            raise ServiceError("error.hint_rated")
+        if not table.settings.hints:
+            raise ServiceError("error.hint_off")
         obs = table.observation(seat)
         if not obs.legal:
             raise ServiceError("error.not_your_turn")
@@ -274,6 +280,7 @@ class PlayingTables(TableRegistry):
                 winners=list(match.winners),
                 game_id=table.id,
                 announcements=match_announcements(table),
+                rated=table.settings.rated,
             )
         except AlreadyRecordedError as exc:
             log.info("table %s: the match was recorded before (match %s)", table.id, exc.match_id)

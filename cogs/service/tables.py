@@ -34,6 +34,7 @@ from .model import (
     TableSettings,
     as_notify,
     as_pace,
+    is_preset_unchanged,
     phase_of,
 )
 from .play import PlayingTables
@@ -111,11 +112,16 @@ class TableService(PlayingTables):
         thread_id: int | None = None,
         seats: list[Seat] | None = None,
         rematch_of: int | None = None,
+        casual: bool = False,
         language: str | None = None,
     ) -> Table:
         """Open a lobby with the host in seat 0 (or the given seats).
 
-        ``language`` is the table's (public messages); default: the server's setting.
+        The table is rated when it plays a preset unchanged (:func:`is_preset_unchanged`)
+        and the host did not ask for a ``casual`` one; a casual table gives hints when
+        the server allows them (``casual_hints``). ``language`` is the table's (public
+        messages); default: the server's setting.
+
         The store keeps one open table per seated host and server, and one rematch per
         finished table, whoever races: ``error.already_hosting`` and
         ``error.rematch_exists`` (with the table that is open) say so."""
@@ -137,7 +143,9 @@ class TableService(PlayingTables):
             language=language or g.language,
             first_dealer=0,
             rematch_of=rematch_of,
+            rated=not casual and is_preset_unchanged(rules),
         )
+        settings = replace(settings, hints=not settings.rated and g.casual_hints)
         initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
         try:
             game = await self.store.create_game(
@@ -164,7 +172,14 @@ class TableService(PlayingTables):
     # ------------------------------------------------------------------ notifications
     async def notification_mode(self, user_id: int) -> NotifyMode:
         """A person's notification setting (needed, every, never), kept in the settings of
-        their tables and carried to each new one; ``needed`` if never chosen."""
+        their tables and carried to each new one; ``needed`` if never chosen.
+
+        Their own setting (``/batak settings me``, stored with their personal settings)
+        comes first; a table's copy is what a person chose before personal settings
+        existed."""
+        own = as_notify((await self.store.get_user_settings(user_id)).notifications)
+        if own is not None:
+            return own
         for table in self.tables_of(user_id):
             mode = table.settings.notify.get(str(user_id))
             if mode is not None:
@@ -176,8 +191,8 @@ class TableService(PlayingTables):
         return "needed"
 
     async def set_notifications(self, user_id: int, mode: str) -> int:
-        """Store a person's notification setting at every open table of theirs; returns how
-        many (0: they sit nowhere, so there is nowhere to keep it yet)."""
+        """Copy a person's notification setting to every open table of theirs (turn notices
+        read it there); returns how many. Their own copy is in their personal settings."""
         chosen = as_notify(mode)
         if chosen is None:
             raise ServiceError("error.bad_setting", reason=f"notifications {mode!r}")
@@ -392,6 +407,7 @@ class TableService(PlayingTables):
             thread_id=old.game.thread_id,
             seats=seats,
             rematch_of=table_id,
+            casual=not old.settings.rated,
             language=old.settings.language or guild.language,
         )
         return table
@@ -421,6 +437,7 @@ class TableService(PlayingTables):
             first_dealer=0,
             seed=seed,
             day=day.isoformat(),
+            rated=False,  # the daily match has its own board; it never gives hints
         )
         seats = [Seat.human(user_id, name)] + [Seat.bot(g.bot_level) for _ in range(3)]
         match = Match(rules, seed, 0)

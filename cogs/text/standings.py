@@ -6,10 +6,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from data import DailyResult, GuildSettings, MatchSummary, Standing
+from batak import Suit
+from data import DailyResult, GuildSettings, MatchSummary, Standing, UserSettings
 
 from ..i18n import t
-from .words import safe_name
+from .words import safe_name, suit_text
+
+LANGUAGE_NAMES: Mapping[str, str] = {
+    "en": "English",
+    "tr": "Türkçe",
+    "de": "Deutsch",
+    "pt": "Português (Brasil)",
+    "uk": "Українська",
+    "sw": "Kiswahili",
+    "es": "Español",
+    "fr": "Français",
+}
+"""Each language by its own name (the same in every catalogue)."""
 
 
 def named_standings(
@@ -25,8 +38,20 @@ def named_standings(
     return named
 
 
-def board_text(named: Sequence[tuple[Standing, str]], title: str, subtitle: str, lang: str) -> str:
-    """The leaderboard by rating or wins (also the picture's screen-reader text)."""
+def rating_text(s: Standing) -> str:
+    """The rating people read (1000 + 40 x ordinal), ``?`` while provisional."""
+    return f"{s.shown_rating}" + ("?" if s.provisional else "")
+
+
+def board_text(
+    named: Sequence[tuple[Standing, str]],
+    title: str,
+    subtitle: str,
+    lang: str,
+    bots: Sequence[Standing] = (),
+) -> str:
+    """The people's leaderboard by rating or wins (also the picture's screen-reader
+    text), then the computer players on a line apart."""
     lines = [f"{title} · {subtitle}"]
     for s, name in named:
         lines.append(
@@ -35,11 +60,16 @@ def board_text(named: Sequence[tuple[Standing, str]], title: str, subtitle: str,
                 lang,
                 rank=s.rank,
                 name=safe_name(name),
-                rating=f"{s.rating:.1f}",
+                rating=rating_text(s),
                 wins=s.wins,
                 matches=s.matches,
             )
         )
+    if bots:
+        listed = " · ".join(f"{t(f'level.{b.bot_level}', lang)} {rating_text(b)}" for b in bots)
+        lines.append(t("leaderboard.bots", lang, list=listed))
+    if any(s.provisional for s, _ in named) or any(b.provisional for b in bots):
+        lines.append(t("leaderboard.provisional", lang))
     return "\n".join(lines)
 
 
@@ -71,7 +101,7 @@ def stats_text(name: str, overall: Standing, month: Standing | None, lang: str) 
                 lang,
                 period=label,
                 rank=s.rank,
-                rating=f"{s.rating:.1f}",
+                rating=rating_text(s),
                 matches=s.matches,
                 wins=s.wins,
                 win_rate=f"{100 * s.win_rate:.0f}",
@@ -84,8 +114,14 @@ def stats_text(name: str, overall: Standing, month: Standing | None, lang: str) 
     return "\n".join(lines)
 
 
+def rules_label(m: MatchSummary, lang: str) -> str:
+    """ "Standard, 8 deals" (the preset's name; "house rules" when options were changed)."""
+    return t("history.rules", lang, preset=t(f"preset.{m.preset}", lang), deals=m.deals)
+
+
 def history_text(name: str, user_id: int, matches: Sequence[MatchSummary], lang: str) -> str:
-    """A player's recent matches, with a line about the attached records."""
+    """A player's recent matches (also the picture's screen-reader text), with a line
+    about the attached records and how to open one match."""
     lines = [t("history.title", lang, name=safe_name(name))]
     for m in matches:
         me = next((p for p in m.players if p.user_id == user_id), None)
@@ -100,22 +136,84 @@ def history_text(name: str, user_id: int, matches: Sequence[MatchSummary], lang:
                 place=me.placement if me else "?",
                 total=me.total if me else "?",
             )
+            + " · "
+            + t("history.rated" if m.rated else "history.casual", lang)
         )
     lines.append(t("history.file", lang))
+    lines.append(t("history.open", lang, id=matches[0].id if matches else 1))
+    return "\n".join(lines)
+
+
+def match_deals_text(m: MatchSummary, names: Sequence[str], lang: str) -> str:
+    """One match, deal by deal: who dealt, the contract and whether it was made, each
+    seat's score; then the totals and places. ``names`` by seat, plain."""
+    shown = [safe_name(n) for n in names]
+    head = t(
+        "history.match_head",
+        lang,
+        id=m.id,
+        date=m.finished_at[:10],
+        rules=rules_label(m, lang),
+        rated=t("history.rated" if m.rated else "history.casual", lang),
+    )
+    lines = [head]
+    for i, rec in enumerate(m.records or ()):
+        scores = ", ".join(f"{shown[s]} {int(rec['score'][s]):+d}" for s in range(4))
+        contract = rec.get("contract")
+        if contract is None:
+            what = t("history.no_contract", lang)
+        else:
+            seat = int(contract["seat"])
+            took = int(rec["tricks_won"][seat])
+            if m.partnership:
+                took += int(rec["tricks_won"][(seat + 2) % 4])
+            made = took >= int(contract["bid"])
+            what = t(
+                "history.contract_made" if made else "history.contract_down",
+                lang,
+                name=shown[seat],
+                bid=int(contract["bid"]),
+                trump=suit_text(Suit[str(contract["trump"])], lang),
+                tricks=took,
+            )
+        lines.append(t("history.deal_line", lang, n=i + 1, contract=what, scores=scores))
+    order = sorted(m.players, key=lambda p: (p.placement, p.seat))
+    places = ", ".join(
+        t("history.place_line", lang, place=p.placement, name=shown[p.seat], total=p.total)
+        for p in order
+    )
+    lines.append(t("history.places", lang, places=places))
     return "\n".join(lines)
 
 
 def settings_text(g: GuildSettings, lang: str) -> str:
     """The server's settings, as ``/batak settings`` shows them."""
-    return t(
-        "settings.show",
-        lang,
-        language=g.language,
-        preset=t(f"preset.{g.preset}", lang),
-        deals=g.deals if g.deals is not None else t("settings.preset_deals", lang),
-        pace=t(f"pace.{g.pace}", lang),
-        live=g.live_turn_timeout_s,
-        hours=f"{g.async_turn_timeout_s / 3600:g}",
-        computer=t(f"level.{g.bot_level}", lang),
-        threads=t("yes" if g.use_threads else "no", lang),
+    return (
+        t(
+            "settings.show",
+            lang,
+            language=g.language,
+            preset=t(f"preset.{g.preset}", lang),
+            deals=g.deals if g.deals is not None else t("settings.preset_deals", lang),
+            pace=t(f"pace.{g.pace}", lang),
+            live=g.live_turn_timeout_s,
+            hours=f"{g.async_turn_timeout_s / 3600:g}",
+            computer=t(f"level.{g.bot_level}", lang),
+            threads=t("yes" if g.use_threads else "no", lang),
+        )
+        + "\n"
+        + t("settings.hints_show", lang, hints=t("yes" if g.casual_hints else "no", lang))
     )
+
+
+def personal_text(me: UserSettings, lang: str) -> str:
+    """A person's own settings, as ``/batak settings me`` shows them."""
+    unset = t("settings.me_default", lang)
+    language = LANGUAGE_NAMES.get(me.language, unset) if me.language else unset
+    deck = (
+        unset
+        if me.four_colour is None
+        else t("settings.deck_four" if me.four_colour else "settings.deck_two", lang)
+    )
+    theme = t(f"settings.theme_{me.theme}", lang) if me.theme else unset
+    return t("settings.me_show", lang, language=language, deck=deck, theme=theme)

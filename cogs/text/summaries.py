@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from batak import card_label, cards_of, scoring
 from batak.cards import HAND_SUIT_ORDER, SUIT_MASKS
 from batak.deal import Observation, Phase
-from data import MatchSummary
+from data import MatchSummary, display_rating
 
 from ..i18n import t
 from ..service import Table
@@ -48,6 +48,13 @@ def _trick_line(table: Table, obs: Observation, lang: str) -> str | None:
 
 
 # ----------------------------------------------------------------------------- public text
+def rated_key(table: Table) -> str:
+    """The lobby's line on whether the table is rated (and if not, whether it gives hints)."""
+    if table.settings.rated:
+        return "lobby.rated"
+    return "lobby.casual_hints" if table.settings.hints else "lobby.casual"
+
+
 def _phase_line(table: Table, obs: Observation, names: Sequence[str], lang: str) -> str:
     match = table.match
     assert match is not None
@@ -86,6 +93,7 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
             else:
                 lines.append(t("lobby.seat", lang, n=i + 1, name=name))
         lines.append(t("lobby.pace", lang, pace=t(f"pace.{table.pace}", lang)))
+        lines.append(t(rated_key(table), lang))
         lines.append(t("lobby.help", lang))
         return "\n".join(lines)
     match = table.match
@@ -157,11 +165,14 @@ def match_result_text(table: Table, summary: MatchSummary | None, lang: str) -> 
     places = match.placements()
     for s in order:
         line = t("result.line", lang, place=places[s], name=names[s], total=match.totals[s])
-        if summary is not None:
+        if summary is not None and summary.rated:
             p = summary.players[s]
             if p.user_id is not None:
-                line += " " + t("result.rating", lang, change=f"{p.rating_change:+.1f}")
+                change = display_rating(p.rating_after) - display_rating(p.rating_before)
+                line += " " + t("result.rating", lang, change=f"{change:+d}")
         lines.append(line)
+    if summary is not None and not summary.rated:
+        lines.append(t("result.casual", lang))
     return "\n".join(lines)
 
 

@@ -171,7 +171,7 @@ async def test_async_table_pings_once_per_turn_streak_as_each_person_chose() -> 
             # Alice wants a ping every turn (even with her hand open), Bob never.
             for who, mode in ((alice, "every"), (bob, "never")):
                 rec = await d.slash(
-                    who, "batak settings", {"notifications": mode}, wait="response", timeout=SLOW
+                    who, "batak settings me", {"notifications": mode}, wait="response", timeout=SLOW
                 )
                 text = " ".join(m.text() for m in [rec.response, *rec.followups] if m)
                 assert "Your turn notifications" in text, text
@@ -252,7 +252,7 @@ async def test_a_server_speaks_its_discord_locale_until_it_chooses_a_language() 
             assert reply.startswith("Table #") and "Otur" in reply and "Başlat" in reply, reply
             assert "Join" not in reply
             # Once the server chooses a language, new tables use it.
-            await d.slash(alice, "batak settings", {"language": "en"}, wait="response")
+            await d.slash(alice, "batak settings server", {"language": "en"}, wait="response")
             await d.slash(alice, "batak cancel", wait="response", timeout=SLOW)
             await d.slash(bob, "batak new", {"deals": 1}, wait="response", timeout=SLOW)
             second = await d.wait_for_message(

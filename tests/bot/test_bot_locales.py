@@ -158,8 +158,10 @@ def test_store_rejects_an_unknown_language() -> None:
         validate_setting("language", "xx")
 
 
-def test_settings_command_offers_every_language() -> None:
-    params = {p.name: p for p in BatakCog.settings.parameters}
+@pytest.mark.parametrize("which", ["settings_server", "settings_me"])
+def test_settings_commands_offer_every_language(which: str) -> None:
+    command = getattr(BatakCog, which)
+    params = {p.name: p for p in command.parameters}
     choices = {c.value: c.name for c in params["language"].choices}
     assert set(choices) == set(LANGUAGES)
     assert all(1 <= len(name) <= 100 for name in choices.values())

@@ -44,7 +44,18 @@ def test_leaderboard_names_people_and_computer_levels() -> None:
     text = board_text(named, "Rating", "All time", "en")
     lines = text.splitlines()
     assert lines[0] == "Rating · All time"
-    assert len(lines) == 3 and "Alice" in lines[1] and "9.2" in lines[1]
+    # 1000 + 40 x 9.25; four matches is still provisional
+    assert len(lines) == 4 and "Alice" in lines[1] and "1370?" in lines[1]
+    assert "provisional" in lines[-1]
+
+
+def test_leaderboard_keeps_computers_on_a_line_apart() -> None:
+    steady = replace(ALICE, matches=12)
+    text = board_text(named_standings([steady], {11: "Alice"}, "en"), "R", "A", "en", [HARD])
+    lines = text.splitlines()
+    assert "1370" in lines[1] and "?" not in lines[1]
+    assert lines[2] == "Computer players: hard 1120?"  # 1000 + 40 x 3.0, provisional
+    assert "Computer" not in " ".join(lines[:2])
 
 
 def test_daily_board_has_one_line_per_result() -> None:
@@ -64,3 +75,48 @@ def test_settings_show_every_value() -> None:
     g = GuildSettings(guild_id=1, deals=5, async_turn_timeout_s=5400, use_threads=False)
     text = settings_text(g, "en")
     assert "5" in text and "1.5" in text and "60" in text
+    assert "Hints at casual tables: no" in text
+    assert "Hints at casual tables: yes" in settings_text(replace(g, casual_hints=True), "en")
+
+
+def test_personal_settings_and_one_match_deal_by_deal() -> None:
+    from batak import Match, preset
+    from cogs.text.standings import match_deals_text, personal_text
+    from data import MatchPlayer, MatchSummary, UserSettings
+
+    assert "not chosen" in personal_text(UserSettings(5), "en")
+    me = personal_text(UserSettings(5, "tr", True, "light"), "en")
+    assert "Türkçe" in me and "four colours" in me and "light" in me
+    match = Match(preset("standard", deals=2), seed=9)
+    while not match.is_over:
+        match.apply(match.legal_actions()[0], match.to_act)
+    records = tuple(d.to_record() for d in match.finished)
+    places = match.placements()
+    players = tuple(
+        MatchPlayer(
+            s,
+            f"u:{s}",
+            s,
+            None,
+            match.totals[s],
+            places[s],
+            places[s] == 1,
+            2,
+            0,
+            0,
+            0,
+            25.0,
+            8.0,
+            25.0,
+            8.0,
+        )
+        for s in range(4)
+    )
+    summary = MatchSummary(
+        3, 1, None, "standard", {}, 9, False, 2, "2026-12-01T10:00", players, records, rated=False
+    )
+    text = match_deals_text(summary, ["A", "B", "C", "D"], "en").splitlines()
+    assert text[0] == "Match #3 · 2026-12-01 · Standard, 2 deals · casual"
+    assert text[1].startswith("Deal 1: ") and text[2].startswith("Deal 2: ")
+    assert ("made" in text[1]) or ("down" in text[1])
+    assert text[3].startswith("Places: 1. ")

@@ -1,0 +1,123 @@
+"""End-to-end (real bot.py against the fake Discord): a rated match where Hint is
+refused, personal settings drawn into that person's pictures, the leaderboard without
+computers, the history as a picture with its records and one match opened, a casual
+lobby."""
+
+from __future__ import annotations
+
+from test_bot_e2e import (
+    FAST,
+    PATIENCE,
+    choices,
+    clean_run,
+    ids,
+    open_hand,
+    open_table_with_bots,
+    refresh,
+)
+
+from batak.records import loads
+from images.theme import DARK, LIGHT
+from tests.fakediscord.driver import Driver
+from tests.fakediscord.fixtures import running_bot
+from tests.fakediscord.server import InteractionRecord, MessageRecord
+
+
+def answers(rec: InteractionRecord) -> list[MessageRecord]:
+    return [m for m in [rec.response, *rec.followups] if m is not None]
+
+
+def text_of(rec: InteractionRecord) -> str:
+    return "\n".join(m.text() for m in answers(rec))
+
+
+def light(d: Driver, msg: MessageRecord) -> bool:
+    """Whether the message's first picture is drawn light (its corner, near the theme's
+    background; the dark theme's corner is near the dark one's)."""
+    (im, *_) = d.images(msg)
+    corner = im.convert("RGB").getpixel((2, 2))
+    near = {
+        name: sum(abs(a - b) for a, b in zip(corner, th.bg, strict=True))
+        for name, th in (("light", LIGHT), ("dark", DARK))
+    }
+    assert min(near.values()) < 30, corner
+    return near["light"] < near["dark"]
+
+
+async def test_rated_match_personal_pictures_leaderboard_and_history() -> None:
+    async with Driver(patience=PATIENCE) as d:
+        alice, bob = d.create_user("alice"), d.create_user("bob")
+        guild = d.create_guild("Cafe", members=[alice, bob])
+        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+            mine = await d.slash(
+                alice,
+                "batak settings me",
+                {"theme": "light", "four_colour": True},
+                wait="response",
+            )
+            said = text_of(mine)
+            assert "Saved" in said and "four colours" in said and "light" in said
+
+            table = await open_table_with_bots(d, alice)
+            hand = await open_hand(d, alice, table)
+            assert light(d, hand)  # her own choice, on her own hand
+
+            # Hint at a rated table: refused, and the answer says why (button and command)
+            while not choices(hand):
+                hand = await refresh(d, alice, hand)
+            hint_id = next(c for c in ids(hand) if c.endswith(":hint"))
+            await d.click(alice, hand, hint_id, wait="response")
+            assert "No hints at a rated table" in d.message(hand.id).text()
+            cmd = await d.slash(alice, "batak hint", wait="response")
+            assert "No hints at a rated table" in text_of(cmd)
+
+            for _ in range(300):
+                if not any(c.endswith(":ref") for c in ids(d.message(hand.id))):
+                    break
+                hand = await refresh(d, alice, hand)
+                options = choices(hand)
+                if not options:
+                    await d.wait_until(lambda: True, 0.05)
+                    continue
+                pick = next((c for c in options if c.endswith(":p")), options[0])
+                await d.click(alice, hand, pick, wait="response")
+            result = await d.wait_for_message(lambda m: "Winner" in m.text() and not m.ephemeral_to)
+            assert not light(d, result)  # public pictures stay the server's
+
+            board = await d.slash(bob, "batak leaderboard", wait="response")
+            lines = text_of(board).splitlines()
+            ranked = [line for line in lines if line[:1].isdigit()]
+            assert len(ranked) == 1 and "Alice" in ranked[0] and "?" in ranked[0]
+            assert not any("Computer" in line for line in ranked)
+            assert any(line.startswith("Computer players: normal ") for line in lines)
+            assert any(d.images(m) for m in answers(board)), "the leaderboard is a picture"
+
+            # a language of one's own, over the Discord locale and the server's
+            await d.slash(bob, "batak settings me", {"language": "de"}, wait="response")
+            stats = await d.slash(bob, "batak stats", {"user": alice}, wait="response")
+            assert "Statistik von Alice" in text_of(stats)
+
+            history = await d.slash(alice, "batak history", wait="response")
+            said = text_of(history)
+            assert "rated" in said and "/batak history match:" in said
+            msg = next(m for m in answers(history) if m.attachments)
+            names = [a["filename"] for a in msg.attachments]
+            assert "history.png" in names and any(n.endswith(".jsonl") for n in names)
+            assert light(d, msg)  # asked privately: drawn her way
+            att = next(a for a in msg.attachments if a["filename"].endswith(".jsonl"))
+            (deal,) = loads(d.attachment_bytes(msg, att).decode("utf-8"))
+            assert deal.is_over
+            match_id = int(said.split("/batak history match:")[1].split()[0])
+            one = await d.slash(alice, "batak history", {"match": match_id}, wait="response")
+            said = text_of(one)
+            assert f"Match #{match_id}" in said and "Deal 1:" in said and "Places: " in said
+            missing = await d.slash(alice, "batak history", {"match": 999}, wait="response")
+            assert "There is no match #999" in text_of(missing)
+
+            # a casual table says so in its lobby
+            await d.slash(bob, "batak new", {"casual": True}, wait="response")
+            lobby = await d.wait_for_message(
+                lambda m: "Casual table" in m.text() and any(c.endswith(":start") for c in ids(m))
+            )
+            assert "no hints" in lobby.text()
+            clean_run(d, bot)
