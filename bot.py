@@ -185,7 +185,7 @@ def invite_url(application_id: int) -> str:
 
 async def serve(config: BotConfig) -> None:
     """Open the database, then log in and run until the bot is closed."""
-    store = await Store.open(config.database_path)
+    store = await Store.open(config.database_path, pool_size=config.database_pool_size)
     async with BatakBot(config, store) as bot:  # closing the bot closes the store
         await bot.start(config.token)
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from data import DEFAULT_PATH, is_postgres_url, sqlite_path
+from data import DEFAULT_PATH, DEFAULT_POOL_SIZE, is_postgres_url, sqlite_path
 
 from .service import ServiceConfig
 
@@ -47,6 +47,8 @@ def _database(e: Mapping[str, str]) -> str:
 class BotConfig:
     token: str
     database_path: str = DEFAULT_DATABASE
+    database_pool_size: int = DEFAULT_POOL_SIZE
+    """PostgreSQL: connections the store may hold at once (SQLite has one)."""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     bot_delay: float = 1.5
@@ -137,6 +139,7 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
     return BotConfig(
         token=token,
         database_path=_database(e),
+        database_pool_size=_int(e, "DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE, 1, 1000),
         dev_guild_id=int(guild_raw) if guild_raw else None,
         log_level=level,
         bot_delay=_float(e, "BOT_DELAY_SECONDS", 1.5, 0.0, 60.0),

@@ -18,6 +18,8 @@ Several processes on one PostgreSQL database: ``append_action`` is a compare-and
 the table row's lock, so two writers never both apply a move; ``async with
 store.table_lock(game_id):`` also keeps other processes out of a table while one loads,
 decides and appends (an advisory lock, released with the connection if the process dies).
+On PostgreSQL the store holds a pool of up to ``pool_size`` connections
+(``Store.open(url, pool_size=...)``, the bot's ``DATABASE_POOL_SIZE``).
 """
 
 from .base import KEEP
@@ -63,11 +65,20 @@ from .models import (
     user_key,
 )
 from .schema import LATEST_VERSION
-from .store import DEFAULT_PATH, Store, default_path, default_url, is_postgres_url, sqlite_path
+from .store import (
+    DEFAULT_PATH,
+    DEFAULT_POOL_SIZE,
+    Store,
+    default_path,
+    default_url,
+    is_postgres_url,
+    sqlite_path,
+)
 
 __all__ = [
     "BOT_LEVELS",
     "DEFAULT_PATH",
+    "DEFAULT_POOL_SIZE",
     "EXIT_DATABASE_DAMAGED",
     "KEEP",
     "LANGUAGES",

@@ -52,11 +52,12 @@ async def _info(path: str, migrate_only: bool) -> None:
             else "SELECT count(*) FROM information_schema.tables "
             "WHERE table_schema = current_schema() AND table_name = ?"
         )
-        for table in TABLES:
-            exists = await store._scalar(catalog, (table,))
-            if exists:
-                n = await store._scalar(f"SELECT count(*) FROM {table}")
-                print(f"  {table:<15} {n:>10,}")
+        async with store._read():
+            for table in TABLES:
+                exists = await store._scalar(catalog, (table,))
+                if exists:
+                    n = await store._scalar(f"SELECT count(*) FROM {table}")
+                    print(f"  {table:<15} {n:>10,}")
     finally:
         await store.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import re
@@ -12,10 +13,11 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeAlias
 
 import aiosqlite
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from .models import (
     OPEN_STATUSES,
@@ -213,12 +215,17 @@ class SqliteConnection(Connection):
 _RETURNS_ROWS: Final = re.compile(r"^\s*(SELECT|WITH|SHOW)\b|\bRETURNING\b", re.I)
 
 
+# a connection of its own or one lent by a pool (asyncpg's proxy); both run statements
+PgRaw: TypeAlias = "asyncpg.Connection | PoolConnectionProxy[asyncpg.Record]"
+
+
 class PostgresConnection(Connection):
     dialect: Dialect = "postgresql"
 
-    def __init__(self, db: asyncpg.Connection) -> None:
+    def __init__(self, db: PgRaw, numbered: dict[str, str] | None = None) -> None:
         self.raw = db
-        self._numbered: dict[str, str] = {}
+        # placeholders numbered once per statement text (shared by a pool's connections)
+        self._numbered: dict[str, str] = {} if numbered is None else numbered
 
     def _sql(self, sql: str) -> str:
         out = self._numbered.get(sql)
@@ -259,8 +266,29 @@ LOCK_KEY: Final = 0x424B  # check-then-write sections keyed by a hash (a host, a
 TABLE_LOCK_DELAYS: Final = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0)
 
 
+class _Lease:
+    """A connection as one task uses it: the lock that keeps statements of tasks sharing
+    it from interleaving, whether a write transaction is open on it, how many table
+    locks it holds, and whether it is still lent to us (a pool's goes back)."""
+
+    __slots__ = ("conn", "in_write", "lock", "open", "tables")
+
+    def __init__(self, conn: Connection, lock: asyncio.Lock | None = None) -> None:
+        self.conn = conn
+        self.lock = lock or asyncio.Lock()
+        self.in_write = False
+        self.open = True
+        self.tables = 0
+
+
 class StoreBase:
-    """The connection and its transactions; the per-concern stores build on it.
+    """The connection(s) and their transactions; the per-concern stores build on it.
+
+    SQLite: one connection, and an asyncio lock so that the coroutines sharing it never
+    interleave inside each other's transactions. PostgreSQL: a pool of connections
+    (``pool_size``); each transaction or read borrows one for its duration, so several
+    run at once, and a task holding ``table_lock`` keeps the lock's connection: its
+    reads and writes run on it (a session advisory lock belongs to one connection).
 
     Writes: on SQLite ``BEGIN IMMEDIATE`` takes the file's one write lock, so a
     transaction's reads stay true until it commits. On PostgreSQL (READ COMMITTED)
@@ -271,17 +299,27 @@ class StoreBase:
 
     def __init__(
         self,
-        db: Connection,
+        db: Connection | None,
         path: str,
         clock: Callable[[], datetime],
         sleep: Sleep = asyncio.sleep,
+        pool: asyncpg.Pool[asyncpg.Record] | None = None,
     ) -> None:
-        self._db = db
+        if (db is None) == (pool is None):
+            raise ValueError("a store has one connection (SQLite) or a pool (PostgreSQL)")
         self.path = path
         self._clock = clock
         self._sleep = sleep
         self._lock = asyncio.Lock()
-        self._in_write = False
+        self._pool = pool
+        self._dialect: Dialect = db.dialect if db is not None else "postgresql"
+        # SQLite: the one connection, under self._lock, used by every task
+        self._sole = None if db is None else _Lease(db, self._lock)
+        # PostgreSQL: the connection this task (and the tasks it starts) holds, if any
+        self._bound: contextvars.ContextVar[_Lease | None] = contextvars.ContextVar(
+            f"store connection {id(self):x}", default=None
+        )
+        self._numbered: dict[str, str] = {}
         self._table_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, users
         self.schema_version = 0
         self.busy_retries = 0  # transactions started again after "database is locked"
@@ -289,7 +327,20 @@ class StoreBase:
     @property
     def dialect(self) -> Dialect:
         """'sqlite' or 'postgresql'."""
-        return self._db.dialect
+        return self._dialect
+
+    @property
+    def _db(self) -> Connection:
+        """The connection of the running transaction or read (SQLite: the only one)."""
+        lease = self._sole or self._bound.get()
+        if lease is None or not lease.open:
+            raise RuntimeError("a pooled store's connection is used inside _tx / _read only")
+        return lease.conn
+
+    @property
+    def _in_write(self) -> bool:
+        lease = self._sole or self._bound.get()
+        return lease is not None and lease.open and lease.in_write
 
     def _now(self) -> datetime:
         return _utc(self._clock())
@@ -303,6 +354,31 @@ class StoreBase:
         async with self._db.execute(sql, args) as cur:
             return await cur.fetchone()
 
+    def _pg_lease(self, raw: PgRaw) -> _Lease:
+        return _Lease(PostgresConnection(raw, self._numbered))
+
+    @asynccontextmanager
+    async def _use(self) -> AsyncIterator[_Lease]:
+        """A connection for one transaction or read, held alone while it runs: SQLite's
+        one connection; on PostgreSQL the one this task holds (its table lock's), else
+        one borrowed from the pool and given back afterwards."""
+        lease = self._sole or self._bound.get()
+        if lease is not None:
+            async with lease.lock:
+                if lease.open:  # a table lock may have given it back while we waited
+                    yield lease
+                    return
+        assert self._pool is not None
+        async with self._pool.acquire() as raw:
+            lease = self._pg_lease(raw)
+            token = self._bound.set(lease)
+            try:
+                async with lease.lock:
+                    yield lease
+            finally:
+                lease.open = False
+                self._bound.reset(token)
+
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[Connection]:
         """One write transaction, rolled back on any error.
@@ -312,17 +388,17 @@ class StoreBase:
         ROLLBACK queued here runs after whatever was already sent, and the connection
         never stays in a transaction. PostgreSQL: ``BEGIN ... COMMIT`` (READ COMMITTED).
         """
-        async with self._lock:
+        async with self._use() as lease:
             try:
                 await self._begin("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
-                self._in_write = True
-                yield self._db
-                await self._db.execute("COMMIT")
+                lease.in_write = True
+                yield lease.conn
+                await lease.conn.execute("COMMIT")
             except BaseException:
                 await self._rollback()
                 raise
             finally:
-                self._in_write = False
+                lease.in_write = False
 
     @asynccontextmanager
     async def _snapshot(self) -> AsyncIterator[Connection]:
@@ -332,11 +408,11 @@ class StoreBase:
             if self.dialect == "sqlite"
             else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         )
-        async with self._lock:
+        async with self._use() as lease:
             try:
                 await self._begin(begin)
-                yield self._db
-                await self._db.execute("COMMIT")
+                yield lease.conn
+                await lease.conn.execute("COMMIT")
             except BaseException:
                 await self._rollback()
                 raise
@@ -375,8 +451,8 @@ class StoreBase:
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Connection]:
-        async with self._lock:
-            yield self._db
+        async with self._use() as lease:
+            yield lease.conn
 
     async def _key_lock(self, *key: object) -> None:
         """Inside ``_tx``: on PostgreSQL, hold an advisory lock on ``key`` until the
@@ -403,50 +479,3 @@ class StoreBase:
         if row["status"] not in OPEN_STATUSES:
             raise GameClosedError(f"game {game_id} is {row['status']}")
         return row
-
-    # ------------------------------------------------------------------ table lock
-    @asynccontextmanager
-    async def table_lock(self, game_id: int) -> AsyncIterator[None]:
-        """Hold table ``game_id`` exclusively for a load-decide-append sequence.
-
-        ``async with store.table_lock(game.id): ...`` — within this process an asyncio
-        lock per table; on PostgreSQL also a session advisory lock
-        (``pg_advisory_lock(0x4254, game_id)``), so no other process holding the same
-        lock applies moves to the table meanwhile (the lock goes with the connection
-        if the process dies). It is taken by polling ``pg_try_advisory_lock``, so
-        waiting never blocks this process's other queries; ``StoreBusyError`` after
-        about 12 s. ``append_action`` is safe without it (compare-and-set on the move
-        number, under the row's lock): this lock only saves doing the work twice.
-        """
-        lock, users = self._table_locks.get(game_id, (asyncio.Lock(), 0))
-        self._table_locks[game_id] = (lock, users + 1)
-        try:
-            async with lock:
-                if self.dialect == "postgresql":
-                    await self._advisory_acquire(game_id)
-                try:
-                    yield
-                finally:
-                    if self.dialect == "postgresql":
-                        async with self._read() as db:
-                            await db.execute(
-                                "SELECT pg_advisory_unlock(?, ?)", (LOCK_TABLE, game_id)
-                            )
-        finally:
-            lock, users = self._table_locks[game_id]
-            if users == 1:
-                del self._table_locks[game_id]  # nobody else waits: forget the lock
-            else:
-                self._table_locks[game_id] = (lock, users - 1)
-
-    async def _advisory_acquire(self, game_id: int) -> None:
-        for delay in (*TABLE_LOCK_DELAYS, None):
-            async with self._read():
-                got = await self._scalar(
-                    "SELECT pg_try_advisory_lock(?, ?)", (LOCK_TABLE, int(game_id))
-                )
-            if got:
-                return
-            if delay is None:
-                raise StoreBusyError(f"table {game_id} stayed locked by another process")
-            await self._sleep(delay)

@@ -28,7 +28,7 @@ from batak.rules import preset
 
 from .matches import encode_records, placements_of, seat_stats
 from .models import Seat, bot_key, ordinal, user_key
-from .store import Store
+from .store import DEFAULT_POOL_SIZE, Store
 
 DECK = [card_code(c) for c in range(52)]
 SUITS = "".join(s.letter for s in ALL_SUITS)
@@ -476,12 +476,13 @@ async def run(
 
 
 async def bench_tables(
-    target: Path | str, tables: int = 200, moves: int = 20, processes: int = 1
+    target: Path | str, tables: int = 200, moves: int = 20, processes: int = 1, pool: int = 1
 ) -> dict[str, float]:
     """``tables`` tables in play at once, each committing ``moves`` actions (with a
-    snapshot) as fast as it can, spread over ``processes`` stores (one connection each,
-    as separate bot processes would have): moves per second and commit latency."""
-    stores = [await Store.open(target, housekeeping=None) for _ in range(processes)]
+    snapshot) as fast as it can, spread over ``processes`` stores (as separate bot
+    processes would have; PostgreSQL: ``pool`` connections each, SQLite: one):
+    moves per second and commit latency."""
+    stores = [await Store.open(target, housekeeping=None, pool_size=pool) for _ in range(processes)]
     try:
         seats = [Seat.human(1000 + i) for i in range(4)]
         rec = synthetic_record(random.Random(1))
@@ -489,7 +490,7 @@ async def bench_tables(
         games = []
         for t in range(tables):
             s = stores[t % processes]
-            guild = 100_000 * processes + t  # a server per table, new ones for each run
+            guild = 100_000 * (processes + 10 * pool) + t  # a server per table, new each run
             g = await s.create_game(guild, 2, 1000, {"seed": t}, seats=seats)
             await s.start_game(g.id, phase="play", to_act=0)
             games.append((s, g.id))
@@ -522,7 +523,7 @@ async def bench_tables(
     return {"moves_s": len(times) / wall, "p50": statistics.median(times), "p99": _pct(times, 0.99)}
 
 
-def _print_tables(label: str, r: dict[str, float], tables: int, moves: int) -> None:
+def _print_tables(label: str, r: dict[str, float]) -> None:
     print(
         f"  {label:<18} {r['moves_s']:6.0f} moves/s   append_action p50 {r['p50']:7.1f} ms"
         f"   p99 {r['p99']:7.1f} ms (queueing for the connection included)"
@@ -563,14 +564,15 @@ async def run_postgres(url: str, n_actions: int, tables: int, moves: int) -> Non
 
 
 async def _run_tables(target: str | None, tables: int, moves: int, tdir: Path | None) -> None:
-    """Once on one connection, once on two (two processes' worth); SQLite: a new file
-    in ``tdir`` each time, PostgreSQL: the database at ``target``."""
+    """SQLite (a new file in ``tdir`` each time): one store, then two (two processes').
+    PostgreSQL (``target``): one store on one connection, on a pool, then two stores."""
     print(f"\n{tables} tables in play at once, {moves} moves each, every move under table_lock:")
-    for procs in (1, 2):
+    pools = [(1, 1), (2, 1)] if tdir else [(1, 1), (1, DEFAULT_POOL_SIZE), (2, DEFAULT_POOL_SIZE)]
+    for procs, pool in pools:
         where: Path | str | None = target if tdir is None else tdir / f"tables-{procs}.sqlite3"
         assert where is not None
-        r = await bench_tables(where, tables, moves, procs)
-        _print_tables(f"{procs} connection(s)", r, tables, moves)
+        r = await bench_tables(where, tables, moves, procs, pool)
+        _print_tables(f"{procs} store(s), pool {pool}" if not tdir else f"{procs} store(s)", r)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,18 +1,20 @@
 """The async store: one SQLite file (WAL) through aiosqlite, or a PostgreSQL
 database through asyncpg, chosen by the database URL (``DATABASE_URL``).
 
-Every public method is one short transaction on the store's one connection; an
-asyncio lock keeps the coroutines that share it from interleaving inside each
-other's transactions. On SQLite writes run under ``BEGIN IMMEDIATE`` so two
-writers (two connections, two processes) queue on SQLite's lock instead of
-failing. On PostgreSQL several processes write at once; each write transaction
-locks the rows its checks read (see ``StoreBase``), and ``table_lock`` holds one
-table across processes.
+Every public method is one short transaction. SQLite: on the store's one connection,
+with an asyncio lock that keeps the coroutines sharing it from interleaving inside
+each other's transactions; writes run under ``BEGIN IMMEDIATE`` so two writers (two
+connections, two processes) queue on SQLite's lock instead of failing. PostgreSQL: on
+a connection borrowed from the store's pool (asyncpg's, up to ``pool_size``), so
+transactions run side by side; several processes write at once, each write
+transaction locks the rows its checks read (see ``StoreBase``), and ``table_lock``
+holds one table across processes on a connection the holder keeps.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -28,7 +30,6 @@ from .announcements import AnnouncementStore
 from .base import (
     KEEP,
     LOCK_MIGRATE,
-    PostgresConnection,
     Sleep,
     SqliteConnection,
 )
@@ -45,10 +46,12 @@ from .models import (
 )
 from .schema import APPLICATION_ID, MIGRATIONS, PG_VERSION_TABLE, Migration, for_dialect
 from .standings import StandingStore
+from .table_lock import TableLockStore
 from .user_settings import UserSettingsStore
 
 __all__ = [
     "DEFAULT_PATH",
+    "DEFAULT_POOL_SIZE",
     "KEEP",
     "Store",
     "decode_records",
@@ -61,7 +64,16 @@ __all__ = [
     "sqlite_path",
 ]
 
+log = logging.getLogger("batak.data")
+
 DEFAULT_PATH: Final = Path(__file__).resolve().parent / "batak.sqlite3"
+
+# PostgreSQL: connections a store may hold at once (``DATABASE_POOL_SIZE``); it opens
+# them as needed, up to this many, and keeps one open while idle.
+DEFAULT_POOL_SIZE: Final = 10
+MAX_POOL_SIZE: Final = 1000
+# Store.close waits this long for borrowed connections to come back, then drops them.
+POOL_CLOSE_WAIT: Final = 10.0
 
 
 def default_path() -> Path:
@@ -105,9 +117,11 @@ class Store(
     SettingsStore,
     UserSettingsStore,
     MaintenanceStore,
+    TableLockStore,
 ):
     """Durable games, finished matches, standings, daily results, announcements and
-    server settings; each kind in its own module, all on one connection.
+    server settings; each kind in its own module, all on one connection (SQLite) or
+    one pool of connections (PostgreSQL).
 
     Open with ``await Store.open(path)`` (or ``async with await Store.open() as store``);
     close with ``await store.close()``.
@@ -126,13 +140,15 @@ class Store(
         housekeeping: Housekeeping | None = DAILY_HOUSEKEEPING,
         sleep: Sleep = asyncio.sleep,
         check: bool = True,
+        pool_size: int = DEFAULT_POOL_SIZE,
     ) -> Store:
         """Open (creating if needed) and migrate the database.
 
         ``path`` is a file path, ``sqlite:///PATH`` or ``postgresql://...``; it defaults
         to ``default_url()`` (``$DATABASE_URL``, else ``$DATABASE_PATH``, else the file in
         data/). On PostgreSQL ``busy_timeout_ms`` and ``synchronous`` do not apply and
-        ``check`` is a connectivity and schema-version check. Raises ``SchemaTooNewError`` for a
+        ``check`` is a connectivity and schema-version check; ``pool_size`` is how many
+        connections the store may hold at once (SQLite has one). Raises ``SchemaTooNewError`` for a
         database written by newer code, ``NotABatakDatabaseError`` for a foreign one and
         ``DatabaseDamagedError`` for a damaged file (``check``: see ``data.health``; the
         file is checked before anything is written to it).
@@ -141,6 +157,8 @@ class Store(
         ``migrations`` is a testing hook; leave it alone.
         """
         target = str(path) if path is not None else default_url()
+        if not 1 <= pool_size <= MAX_POOL_SIZE:
+            raise ValueError(f"pool_size must be from 1 to {MAX_POOL_SIZE}, not {pool_size}")
         if is_postgres_url(target):
             return await cls._open_postgres(
                 target,
@@ -148,7 +166,7 @@ class Store(
                 migrations=migrations,
                 housekeeping=housekeeping,
                 sleep=sleep,
-                check=check,
+                pool_size=pool_size,
             )
         p = sqlite_path(target)
         is_file = p != ":memory:" and not p.startswith("file:")
@@ -184,10 +202,20 @@ class Store(
         return store
 
     async def close(self) -> None:
-        """Stop the housekeeping task and close the connection."""
+        """Stop the housekeeping task and close the connection (PostgreSQL: the pool,
+        once the connections lent out are back, or after ``POOL_CLOSE_WAIT`` seconds)."""
         await self._stop_housekeeping()
-        async with self._lock:
-            await self._db.close()
+        if self._pool is None:
+            async with self._lock:
+                await self._db.close()
+            return
+        try:
+            await asyncio.wait_for(self._pool.close(), POOL_CLOSE_WAIT)
+        except TimeoutError:
+            log.warning(
+                "%s: connections still in use after %g s; closed", self.path, POOL_CLOSE_WAIT
+            )
+            self._pool.terminate()
 
     async def __aenter__(self) -> Store:
         return self
@@ -204,18 +232,24 @@ class Store(
         migrations: Sequence[Migration],
         housekeeping: Housekeeping | None,
         sleep: Sleep,
-        check: bool,
+        pool_size: int,
     ) -> Store:
         shown = _without_password(url)
         try:
-            raw = await asyncpg.connect(url, statement_cache_size=1024)
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=pool_size,
+                statement_cache_size=1024,
+                reset=_keep_session,
+            )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"cannot connect to {shown}: {exc}") from exc
-        store = cls(PostgresConnection(raw), shown, clock or (lambda: datetime.now(UTC)), sleep)
+        store = cls(None, shown, clock or (lambda: datetime.now(UTC)), sleep, pool=pool)
         try:
             store.schema_version = await store._migrate(migrations)
         except BaseException:
-            await raw.close()
+            pool.terminate()
             raise
         if housekeeping is not None:
             store._start_housekeeping(housekeeping, sleep)
@@ -310,6 +344,13 @@ class Store(
                 await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             version += 1
         return version
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """What a connection goes back to the pool with: asyncpg always rolls back an open
+    transaction first; beyond that there is nothing to undo (the store sets no session
+    state, and a table lock is released, or its session ended, before its connection
+    goes back), so the round trip of asyncpg's full reset is saved on every borrow."""
 
 
 def _without_password(url: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cogs.config import NO_TOKEN_MESSAGE, ConfigError, load_config
-from data import DEFAULT_PATH
+from data import DEFAULT_PATH, DEFAULT_POOL_SIZE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,6 +20,7 @@ def test_defaults_and_overrides() -> None:
     assert cfg.database_path == str(DEFAULT_PATH)
     assert cfg.dev_guild_id is None and cfg.log_level == "INFO"
     assert cfg.turn_timeout is None and cfg.max_timeouts == 2
+    assert cfg.database_pool_size == DEFAULT_POOL_SIZE
     cfg = load_config(
         {
             "DISCORD_TOKEN": "abc",
@@ -28,8 +29,10 @@ def test_defaults_and_overrides() -> None:
             "LOG_LEVEL": "debug",
             "BOT_DELAY_SECONDS": "0",
             "TURN_TIMEOUT_SECONDS": "30",
+            "DATABASE_POOL_SIZE": "4",
         }
     )
+    assert cfg.database_pool_size == 4
     assert cfg.database_path == "/tmp/x.db" and cfg.dev_guild_id == 123
     assert cfg.log_level == "DEBUG" and cfg.bot_delay == 0.0
     assert cfg.service_config().turn_timeout_override == 30.0
@@ -43,6 +46,8 @@ def test_defaults_and_overrides() -> None:
         ("BOT_DELAY_SECONDS", "-1"),
         ("MAX_TIMEOUTS", "0"),
         ("TABLE_EDIT_INTERVAL_SECONDS", "soon"),
+        ("DATABASE_POOL_SIZE", "0"),
+        ("DATABASE_POOL_SIZE", "ten"),
     ],
 )
 def test_bad_values_name_the_setting(name: str, value: str) -> None:

@@ -1,0 +1,232 @@
+"""PostgreSQL's pool of connections: transactions run side by side, and a table lock
+keeps its connection (the session advisory lock lives on it) for the work inside."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import asyncpg
+import pytest
+
+from data import DEFAULT_POOL_SIZE
+from data.base import LOCK_TABLE
+from data.store import Store
+
+from store_clock import Clock
+
+# a guard against a hang only: every wait below ends as soon as the store does its part
+HANG = 20.0
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(datetime(2026, 12, 1, 12, tzinfo=UTC))
+
+
+@pytest.fixture
+def pg_url(db_url: str) -> str:
+    if not db_url.startswith("postgresql://"):
+        pytest.skip("SQLite has one connection, no pool")
+    return db_url
+
+
+@pytest.fixture
+async def admin(pg_url: str) -> AsyncIterator[asyncpg.Connection]:
+    """A connection of its own to the test's database, to look at the server's locks."""
+    conn = await asyncpg.connect(pg_url)
+    yield conn
+    await conn.close()
+
+
+async def table_locks(admin: asyncpg.Connection) -> dict[int, int]:
+    """The tables whose advisory lock is held in this database, and by which backend."""
+    rows = await admin.fetch(
+        "SELECT objid, pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+        "AND classid = $1 AND database = (SELECT oid FROM pg_database "
+        "WHERE datname = current_database())",
+        LOCK_TABLE,
+    )
+    return {int(r["objid"]): int(r["pid"]) for r in rows}
+
+
+async def backend_pid(store: Store) -> int:
+    async with store._read():
+        return int(await store._scalar("SELECT pg_backend_pid()"))
+
+
+@pytest.mark.parametrize("size", [0, -1, 1001])
+async def test_a_bad_pool_size_is_refused(db_url: str, size: int) -> None:
+    with pytest.raises(ValueError, match=f"pool_size must be from 1 to 1000, not {size}"):
+        await Store.open(db_url, housekeeping=None, pool_size=size)
+
+
+async def test_the_pool_opens_connections_as_needed(pg_url: str) -> None:
+    store = await Store.open(pg_url, housekeeping=None)
+    try:
+        assert store._pool is not None
+        assert store._pool.get_max_size() == DEFAULT_POOL_SIZE
+        assert store._pool.get_size() == 1  # one to start with
+    finally:
+        await store.close()
+
+
+async def test_transactions_run_side_by_side(pg_url: str, admin: asyncpg.Connection) -> None:
+    """A move waiting for a row lock another client holds keeps one connection busy;
+    a move at another table commits meanwhile on a second one."""
+    store = await Store.open(pg_url, housekeeping=None, pool_size=2)
+    try:
+        g1 = await store.create_game(1, 2, 3, {})
+        g2 = await store.create_game(1, 2, 4, {})
+        tx = admin.transaction()
+        await tx.start()
+        await admin.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", g1.id)
+        blocked = asyncio.create_task(
+            store.append_action(g1.id, 0, "a", seat=0, phase="p", to_act=1)
+        )
+        async with asyncio.timeout(HANG):
+            while not await admin.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()"
+            ):
+                await asyncio.sleep(0.01)
+        assert await store.append_action(g2.id, 0, "b", seat=0, phase="p", to_act=1) == 1
+        assert not blocked.done()
+        await tx.commit()
+        assert await asyncio.wait_for(blocked, HANG) == 1
+    finally:
+        await store.close()
+
+
+async def test_a_table_lock_works_on_its_own_connection(
+    pg_url: str, admin: asyncpg.Connection
+) -> None:
+    store = await Store.open(pg_url, housekeeping=None, pool_size=3)
+    try:
+        g = await store.create_game(1, 2, 3, {})
+        async with store.table_lock(g.id):
+            pid = await backend_pid(store)
+            assert await table_locks(admin) == {g.id: pid}
+            # the work inside runs on the lock's connection
+            assert await store.append_action(g.id, 0, "a", seat=0, phase="p", to_act=1) == 1
+            assert (await store.load_game(g.id)).actions == ("a",)
+            assert await backend_pid(store) == pid
+        assert await table_locks(admin) == {}  # unlocked before going back to the pool
+        assert store._bound.get() is None
+    finally:
+        await store.close()
+
+
+async def test_a_pool_of_one_never_starves_a_lock_holder(pg_url: str) -> None:
+    """The lock's connection is the only one: the work inside must not need another."""
+    store = await Store.open(pg_url, housekeeping=None, pool_size=1)
+    try:
+        g = await store.create_game(1, 2, 3, {})
+
+        async def play(tag: str) -> None:
+            async with store.table_lock(g.id):
+                game = await store.load_game(g.id)
+                await store.append_action(g.id, game.move, tag, seat=0, phase="p", to_act=1)
+
+        await asyncio.wait_for(asyncio.gather(*(play(f"m{i}") for i in range(5))), HANG)
+        assert (await store.load_game(g.id)).move == 5
+    finally:
+        await store.close()
+
+
+async def test_many_tables_locked_at_once_share_a_small_pool(
+    pg_url: str, admin: asyncpg.Connection
+) -> None:
+    """More tables in play than connections: each lock waits its turn for one."""
+    store = await Store.open(pg_url, housekeeping=None, pool_size=2)
+    try:
+        games = [await store.create_game(1, 2, 10 + i, {}) for i in range(6)]
+
+        async def play(game_id: int) -> None:
+            for move in range(3):
+                async with store.table_lock(game_id):
+                    await store.append_action(game_id, move, "x", seat=0, phase="p", to_act=1)
+
+        await asyncio.wait_for(asyncio.gather(*(play(g.id) for g in games)), HANG)
+        assert [(await store.load_game(g.id)).move for g in games] == [3] * 6
+        assert await table_locks(admin) == {}
+        assert store._pool is not None and store._pool.get_size() <= 2
+    finally:
+        await store.close()
+
+
+async def test_nested_table_locks_share_one_connection(
+    pg_url: str, admin: asyncpg.Connection
+) -> None:
+    store = await Store.open(pg_url, housekeeping=None, pool_size=1)
+    try:
+        g1 = await store.create_game(1, 2, 3, {})
+        g2 = await store.create_game(1, 2, 4, {})
+        async with store.table_lock(g1.id):
+            async with store.table_lock(g2.id):
+                pid = await backend_pid(store)
+                assert await table_locks(admin) == {g1.id: pid, g2.id: pid}
+                await store.append_action(g2.id, 0, "b", seat=0, phase="p", to_act=1)
+            assert await table_locks(admin) == {g1.id: pid}
+            await store.append_action(g1.id, 0, "a", seat=0, phase="p", to_act=1)
+        assert await table_locks(admin) == {}
+    finally:
+        await store.close()
+
+
+async def test_a_task_started_under_a_lock_outlives_it(pg_url: str) -> None:
+    """A task started inside the lock shares its connection while the lock is held;
+    once the lock (and its connection) are gone, it borrows one of its own."""
+    store = await Store.open(pg_url, housekeeping=None, pool_size=2)
+    try:
+        g = await store.create_game(1, 2, 3, {})
+        go = asyncio.Event()
+
+        async def later() -> str:
+            await go.wait()
+            return (await store.get_game(g.id)).status
+
+        async with store.table_lock(g.id):
+            task = asyncio.create_task(later())
+            await asyncio.sleep(0)
+        go.set()
+        assert await asyncio.wait_for(task, HANG) == "lobby"
+    finally:
+        await store.close()
+
+
+async def test_a_cancelled_wait_for_a_lock_leaves_nothing_behind(
+    pg_url: str, admin: asyncpg.Connection
+) -> None:
+    holder = await Store.open(pg_url, housekeeping=None)
+    waits: list[float] = []
+
+    async def sleep(delay: float) -> None:
+        waits.append(delay)
+        await asyncio.sleep(0)
+
+    waiter = await Store.open(pg_url, housekeeping=None, pool_size=1, sleep=sleep)
+    try:
+        g = await holder.create_game(1, 2, 3, {})
+
+        async def wait_for_it() -> None:
+            async with waiter.table_lock(g.id):
+                pytest.fail("entered a locked table")
+
+        async with holder.table_lock(g.id):
+            task = asyncio.create_task(wait_for_it())
+            async with asyncio.timeout(HANG):
+                while len(waits) < 3:
+                    await asyncio.sleep(0.005)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert set((await table_locks(admin)).values()) == {await backend_pid(holder)}
+        assert await table_locks(admin) == {}
+        assert waiter._table_locks == {}
+        async with waiter.table_lock(g.id):  # the waiter's one connection is free again
+            assert await waiter.append_action(g.id, 0, "a", seat=0, phase="p", to_act=1) == 1
+    finally:
+        await holder.close()
+        await waiter.close()
