@@ -29,6 +29,11 @@ log = logging.getLogger(__name__)
 # Acknowledgement latency: Discord allows 3 s; the buckets are finer below one second.
 ACK_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
 DB_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+# A move's commit: finer, so that a p99 read from the buckets is close to the truth.
+COMMIT_BUCKETS = (
+    *(0.0005, 0.001, 0.0015, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.015, 0.02),
+    *(0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0, 5.0),
+)
 
 
 class Metrics:
@@ -59,6 +64,13 @@ class Metrics:
             "batak_database_seconds",
             "Seconds a database round trip (the health probe) takes",
             buckets=DB_BUCKETS,
+            registry=r,
+        )
+
+        self.store_commit = Histogram(
+            "batak_store_commit_seconds",
+            "Seconds committing one move to the store (waiting for a connection included)",
+            buckets=COMMIT_BUCKETS,
             registry=r,
         )
 

@@ -172,15 +172,16 @@ class PlayingTables(TableRegistry):
         match.apply(action, seat)
         self._set_deadline(table)  # before any await: whoever reads the turn sees its clock
         try:
-            await self.store.append_action(
-                table.id,
-                before,
-                format_action(action),
-                seat=seat,
-                phase=phase_of(match),
-                to_act=match.to_act,
-                actor=actor,
-            )
+            with METRICS.store_commit.time():
+                await self.store.append_action(
+                    table.id,
+                    before,
+                    format_action(action),
+                    seat=seat,
+                    phase=phase_of(match),
+                    to_act=match.to_act,
+                    actor=actor,
+                )
         except BaseException:
             # The store refused (or failed): forget the in-memory move by replaying the log.
             try:

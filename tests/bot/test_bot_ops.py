@@ -162,6 +162,7 @@ async def test_healthz_names_each_check_and_metrics_are_prometheus_text() -> Non
             "batak_interaction_ack_seconds_bucket",
             "batak_discord_rate_limited_total",
             "batak_worker_restarts",
+            "batak_store_commit_seconds_bucket",
         ):
             assert name in text
     finally:

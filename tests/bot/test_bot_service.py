@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from batak import PASS, Action, Bid, Play, format_action
+from cogs.ops.metrics import METRICS
 from cogs.service import (
     IllegalMove,
     ServiceConfig,
@@ -109,6 +110,7 @@ async def test_full_match_of_four_people(env: Any) -> None:
     assert table.playing and all(s.is_human for s in table.seats)
     match = table.match
     assert match is not None
+    commits = METRICS.registry.get_sample_value("batak_store_commit_seconds_count") or 0.0
     while not match.is_over:
         seat = match.to_act
         assert seat is not None
@@ -116,6 +118,9 @@ async def test_full_match_of_four_people(env: Any) -> None:
         result = await service.act(table.id, user_at(table, seat), seat, match.move_number, action)
         assert result.seat == seat
     assert table.finished
+    # every move's commit is timed for the operator's /metrics
+    timed = METRICS.registry.get_sample_value("batak_store_commit_seconds_count")
+    assert timed == commits + match.move_number
     assert [e[2] for e in rec.kinds("deal")] == [0, 1]
     (match_event,) = rec.kinds("match")
     summary = match_event[2]

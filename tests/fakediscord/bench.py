@@ -4,8 +4,14 @@
     python -m tests.fakediscord.bench --echo --tables 50      # the echo bot (harness check)
 
 Prints interaction acknowledgement latency p50 / p99 (dispatch on the gateway -> callback
-received), moves per second, lost and duplicated moves, interactions that failed, and the
-bot's memory (VmRSS) per active table. ``--json`` prints the same as one JSON object.
+received), moves per second, lost and duplicated moves, interactions that failed, the
+bot's memory (VmRSS) per active table, and (bot.py) the store's commit latency per move,
+read from each bot process's ``/metrics`` (``batak_store_commit_seconds``) before and
+after the measured tables. ``--json`` prints the same as one JSON object.
+
+``--database-url postgresql://USER@HOST:PORT/DB`` runs the bot(s) on PostgreSQL: the
+bench creates a temporary database on that server (the user needs CREATEDB) and drops
+it afterwards; ``--processes 2`` runs two shard processes sharing it.
 
 A *table script* plays one table: ``setup`` once (seat the players, open the table),
 then ``step`` until it returns False. Each acknowledged move is counted; a script reports
@@ -24,13 +30,19 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from tests.postgres import drop_database, fresh_database
+
 from .driver import Driver, InteractionFailed, percentile
 from .fixtures import BOT_SCRIPT, ECHO_BOT, read_rss, read_rss_each, running_bot
+from .scrape import Buckets, combined, count, free_port, histogram, minus, quantile, scrape
 from .server import Channel, Guild, InteractionRecord, MessageRecord, User, _route_template
+
+COMMIT_METRIC = "batak_store_commit_seconds"
 
 
 @dataclass
@@ -245,6 +257,26 @@ class BenchResult:
     rss_idle_each: list[int] = field(default_factory=list)
     rss_peak_each: list[int] = field(default_factory=list)
     processes: int = 1
+    database: str = "sqlite"
+    commits: int = 0
+    """Moves committed to the store by the bot(s) while the measured tables played."""
+    commit_p50_ms: float = 0.0
+    commit_p99_ms: float = 0.0
+    commit_p99_each_ms: list[float] = field(default_factory=list)
+    """By process (with several)."""
+
+    def commit_line(self) -> str:
+        if not self.commits:
+            return "  store commits: not measured (no /metrics)"
+        each = (
+            " (by process: " + ", ".join(f"{x:.1f}" for x in self.commit_p99_each_ms) + " ms)"
+            if len(self.commit_p99_each_ms) > 1
+            else ""
+        )
+        return (
+            f"  store commit ({self.database}) p50 {self.commit_p50_ms:.1f} ms, "
+            f"p99 {self.commit_p99_ms:.1f} ms{each}, {self.commits} commits"
+        )
 
     def report(self) -> str:
         return "\n".join(
@@ -255,6 +287,7 @@ class BenchResult:
                 f"= {self.moves_per_second:.1f} moves/s",
                 f"  ack latency p50 {self.ack_p50_ms:.1f} ms, p99 {self.ack_p99_ms:.1f} ms, "
                 f"max {self.ack_max_ms:.1f} ms",
+                self.commit_line(),
                 f"  failed interactions {self.failed_interactions}, lost moves {self.lost_moves}, "
                 f"duplicated moves {self.duplicated_moves}",
                 f"  bot RSS idle {self.rss_idle_bytes / 2**20:.1f} MiB, active "
@@ -293,6 +326,7 @@ async def run_bench(
     processes: int = 1,
     database_url: str | None = None,
     patience: float = 30.0,
+    metrics: bool = True,
 ) -> BenchResult:
     """Play every table concurrently. Each player waits ``think`` seconds on average
     (uniformly 0.5x..1.5x) before a move, like people do, and tables start spread over
@@ -306,7 +340,8 @@ async def run_bench(
     memory and CPU figures are those of all the processes together. ``patience``: the
     driver's waits (for a deferred answer, a turn notice) last at least that long, so a
     busy machine slows the bench instead of failing it; Discord's 3 s acknowledgement
-    rule is still enforced by the fake and shows in the latency figures."""
+    rule is still enforced by the fake and shows in the latency figures. ``metrics``:
+    give each bot a METRICS_PORT and read its commit latency histogram (bot.py only)."""
     rng = random.Random(seed)
     if processes > 1 and not database_url:
         raise ValueError("several processes need a shared database (database_url)")
@@ -333,13 +368,14 @@ async def run_bench(
             full_env["DEV_GUILD_ID"] = str(guilds[0].id)
         if database_url:
             full_env["DATABASE_URL"] = database_url
+        ports = [free_port() for _ in range(processes)] if metrics else []
         async with contextlib.AsyncExitStack() as stack:
             bots = [
                 await stack.enter_async_context(
                     running_bot(
                         d,
                         script=bot_script,
-                        env=full_env,
+                        env=full_env | ({"METRICS_PORT": str(ports[k])} if metrics else {}),
                         ready_grace=ready_grace,
                         **({"shard_count": processes, "shard_ids": (k,)} if processes > 1 else {}),
                     )
@@ -352,6 +388,9 @@ async def run_bench(
 
             def bot_cpu_seconds() -> float:
                 return sum(read_cpu_seconds(b.pid) for b in bots)
+
+            async def commit_histograms() -> list[Buckets]:
+                return [histogram(await scrape(port), COMMIT_METRIC) for port in ports]
 
             async def play(t: TableContext, delay: float, think: float = think) -> None:
                 try:
@@ -389,6 +428,7 @@ async def run_bench(
                         print(f"  ... {done} moves, rss {peak / 2**20:.1f} MiB", file=sys.stderr)
                     await asyncio.sleep(0.5)
 
+            commits0 = await commit_histograms()
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
             cpu0, bot_cpu0 = time.process_time(), bot_cpu_seconds()
@@ -405,11 +445,16 @@ async def run_bench(
             elapsed = time.perf_counter() - t0
             cpu, bot_cpu = time.process_time() - cpu0, bot_cpu_seconds() - bot_cpu0
             calls = d.fake.api_calls - calls0
+            commits_each = [
+                minus(after, before)
+                for after, before in zip(await commit_histograms(), commits0, strict=True)
+            ]
             fake_rss = read_rss(os.getpid())
             peak = max(peak, sum(b.rss_bytes() for b in bots))
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
+        commits = combined(commits_each)
         return BenchResult(
             script=script.name,
             tables=tables,
@@ -443,7 +488,27 @@ async def run_bench(
             rss_idle_each=idle_each,
             rss_peak_each=peak_each,
             processes=processes,
+            database="postgresql" if database_url else "sqlite",
+            commits=count(commits),
+            commit_p50_ms=quantile(0.5, commits) * 1000,
+            commit_p99_ms=quantile(0.99, commits) * 1000,
+            commit_p99_each_ms=[quantile(0.99, c) * 1000 for c in commits_each],
         )
+
+
+async def on_database(
+    bench: Callable[..., Awaitable[BenchResult]], *, database_url: str | None, **kw: Any
+) -> BenchResult:
+    """``bench(**kw)`` with ``database_url``; a PostgreSQL server's URL is replaced by a
+    temporary database made on that server, dropped afterwards (a fresh start each run)."""
+    if not database_url or not database_url.startswith(("postgresql://", "postgres://")):
+        return await bench(database_url=database_url, **kw)
+    url = await fresh_database(database_url)
+    print(f"bench database: {url} (temporary)", file=sys.stderr)
+    try:
+        return await bench(database_url=url, **kw)
+    finally:
+        await drop_database(database_url, url)
 
 
 def read_cpu_seconds(pid: int) -> float:
@@ -511,7 +576,8 @@ def main(argv: list[str] | None = None) -> int:
         bot = args.bot or BOT_SCRIPT
         grace = 2.2
     result = asyncio.run(
-        run_bench(
+        on_database(
+            run_bench,
             tables=args.tables,
             script=script,
             bot_script=bot,
@@ -526,6 +592,7 @@ def main(argv: list[str] | None = None) -> int:
             processes=args.processes,
             database_url=args.database_url,
             patience=args.patience,
+            metrics=not args.echo,
         )
     )
     print(json.dumps(asdict(result), indent=2) if args.json else result.report())

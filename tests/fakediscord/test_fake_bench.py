@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from prometheus_client import CollectorRegistry, Histogram, generate_latest
 
 from .bench import main
+from .scrape import combined, count, histogram, minus, quantile
 
 
 def test_bench_measures_latency_throughput_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
@@ -20,3 +22,25 @@ def test_bench_measures_latency_throughput_and_memory(capsys: pytest.CaptureFixt
     assert out["lost_moves"] == out["duplicated_moves"] == out["failed_interactions"] == 0
     assert out["rss_idle_bytes"] > 10 * 2**20 and out["rss_active_bytes"] >= out["rss_idle_bytes"]
     assert out["unhandled_routes"] == 0
+
+
+def test_commit_latency_is_read_from_the_bots_histogram() -> None:
+    """Two readings of a /metrics histogram: what came between them, and its quantiles
+    as Prometheus interpolates them inside a bucket."""
+    registry = CollectorRegistry()
+    h = Histogram("batak_store_commit_seconds", "x", buckets=(0.001, 0.01, 0.1), registry=registry)
+    h.observe(0.0005)
+    before = histogram(generate_latest(registry).decode(), "batak_store_commit_seconds")
+    for _ in range(98):
+        h.observe(0.005)  # in (0.001, 0.01]
+    h.observe(0.05)  # in (0.01, 0.1]
+    h.observe(3.0)  # above every bound
+    after = histogram(generate_latest(registry).decode(), "batak_store_commit_seconds")
+    between = minus(after, before)
+    assert count(between) == 100 and count(after) == 101
+    assert quantile(0.5, between) == pytest.approx(0.001 + 0.009 * 50 / 98)
+    assert quantile(0.99, between) == pytest.approx(0.1)  # the 99th of 100 is the 0.05 one
+    assert quantile(1.0, between) == 0.1  # in +Inf: the highest finite bound
+    assert quantile(0.99, []) == 0.0
+    assert count(combined([between, between])) == 200
+    assert histogram("", "batak_store_commit_seconds") == []

@@ -1,0 +1,86 @@
+"""Reading a bot's Prometheus ``/metrics`` from a bench: a histogram's buckets, the
+difference of two readings, and a quantile from buckets as Prometheus computes it."""
+
+from __future__ import annotations
+
+import math
+import socket
+from collections.abc import Sequence
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+# (upper bound "le", observations at or below it): cumulative, by rising bound, +Inf last
+Buckets = list[tuple[float, float]]
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now (for a bot's METRICS_PORT)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def scrape(port: int, timeout: float = 10.0) -> str:
+    """The text of ``http://127.0.0.1:{port}/metrics``."""
+    async with (
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as session,
+        session.get(f"http://127.0.0.1:{port}/metrics") as response,
+    ):
+        response.raise_for_status()
+        return await response.text()
+
+
+def histogram(text: str, name: str) -> Buckets:
+    """The buckets of histogram ``name`` (without labels) in a ``/metrics`` text;
+    empty when it is not there."""
+    for family in text_string_to_metric_families(text):
+        if family.name == name and family.type == "histogram":
+            out = [
+                (float(s.labels["le"]), float(s.value))
+                for s in family.samples
+                if s.name == f"{name}_bucket"
+            ]
+            return sorted(out)
+    return []
+
+
+def minus(after: Buckets, before: Buckets) -> Buckets:
+    """What was observed between two readings of one histogram."""
+    if not before:
+        return list(after)
+    was = dict(before)
+    return [(le, n - was.get(le, 0.0)) for le, n in after]
+
+
+def combined(parts: Sequence[Buckets]) -> Buckets:
+    """The histograms of several processes as one (same buckets)."""
+    total: dict[float, float] = {}
+    for part in parts:
+        for le, n in part:
+            total[le] = total.get(le, 0.0) + n
+    return sorted(total.items())
+
+
+def count(buckets: Buckets) -> int:
+    return int(buckets[-1][1]) if buckets else 0
+
+
+def quantile(q: float, buckets: Buckets) -> float:
+    """The ``q`` quantile (0..1) of the observations, interpolated linearly inside
+    the bucket where it falls (Prometheus's ``histogram_quantile``); the highest finite
+    bound when it falls in the +Inf bucket; 0.0 with no observations."""
+    total = count(buckets)
+    if total == 0:
+        return 0.0
+    rank = q * total
+    lower, below = 0.0, 0.0
+    for le, n in buckets:
+        if n >= rank:
+            if math.isinf(le):
+                return lower
+            if n == below:
+                return le
+            return lower + (le - lower) * (rank - below) / (n - below)
+        lower, below = le, n
+    return lower
