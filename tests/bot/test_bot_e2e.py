@@ -9,132 +9,30 @@
 
 from __future__ import annotations
 
-import re
-
+from tests.bot.e2e_helpers import (
+    PATIENCE,
+    assert_no_leak,
+    bot_in,
+    choices,
+    clean_run,
+    hand_cards,
+    ids,
+    one_button,
+    open_hand,
+    open_table_with_bots,
+    play_daily,
+    play_out,
+    play_until,
+    refresh,
+)
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.fixtures import BotProcess, running_bot
-from tests.fakediscord.server import MessageRecord, User
-
-FAST = {
-    "BOT_DELAY_SECONDS": "0.02",
-    "TABLE_EDIT_INTERVAL_SECONDS": "0.2",
-    "TURN_TIMEOUT_SECONDS": "600",
-}
-# How long a driver wait may last before the test fails. The tests check what the bot
-# does, not how fast: on a loaded machine a cold worker process can take seconds to
-# draw the first picture. Discord's 3-second acknowledgement rule is still checked (the
-# fake refuses a late answer and clean_run finds it).
-PATIENCE = 60.0
-CARD_ID = re.compile(r"^bt:\d+:\d:\d+:c([2-9TJQKA][SHDC])$")
-
-
-def ids(msg: MessageRecord) -> list[str]:
-    return [str(b.get("custom_id", "")) for b in msg.buttons()]
-
-
-def choices(msg: MessageRecord) -> list[str]:
-    """The enabled game buttons of a hand (not Hint / Refresh)."""
-    return [
-        str(b["custom_id"])
-        for b in msg.buttons()
-        if not b.get("disabled")
-        and str(b.get("custom_id", "")).startswith("bt:")
-        and str(b["custom_id"]).split(":")[-1] not in ("hint", "ref")
-    ]
-
-
-def hand_cards(msg: MessageRecord) -> set[str]:
-    return {m.group(1) for cid in ids(msg) if (m := CARD_ID.match(cid))}
-
-
-def label(code: str) -> str:
-    return ("10" if code[0] == "T" else code[0]) + "♠♥♦♣"["SHDC".index(code[1])]
-
-
-def one_button(msg: MessageRecord, suffix: str) -> str:
-    return next(cid for cid in ids(msg) if cid.endswith(suffix))
-
-
-async def open_table_with_bots(
-    d: Driver, host: User, bots: int = 3, deals: int = 1
-) -> MessageRecord:
-    await d.slash(host, "batak new", {"deals": deals}, wait="response")
-    lobby = await d.wait_for_message(lambda m: any(c.endswith(":start") for c in ids(m)))
-    for _ in range(bots):
-        await d.click(host, lobby, "Add bot", wait="response")
-    await d.click(host, lobby, "Start", wait="response")
-    # The first table picture waits for the drawing worker to start (slow on a busy machine).
-    await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))), 30)
-    return d.message(lobby.id)
-
-
-async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecord:
-    rec = await d.click(user, table, one_button(d.message(table.id), ":show"), wait="response")
-    hand = rec.followups[-1] if rec.followups else rec.response
-    assert hand is not None and d.is_ephemeral(hand) and hand.ephemeral_to == user.id
-    return hand
-
-
-async def refresh(d: Driver, user: User, hand: MessageRecord) -> MessageRecord:
-    await d.click(user, hand, one_button(d.message(hand.id), ":ref"), wait="response", timeout=20)
-    return d.message(hand.id)
-
-
-async def play_until(
-    d: Driver, user: User, hand: MessageRecord, cards: int, bot: BotProcess
-) -> MessageRecord:
-    """Click through the auction, trump and ``cards`` card plays."""
-    played = 0
-    for _ in range(200):
-        if played >= cards:
-            break
-        hand = await refresh(d, user, hand)
-        options = choices(hand)
-        if not options:
-            await d.wait_until(lambda: True, 0.05)
-            continue
-        pick = options[0]
-        if pick.endswith(":p") or pick.split(":")[-1].startswith("b"):
-            pick = next((c for c in options if c.endswith(":p")), options[0])
-        await d.click(user, hand, pick, wait="response")
-        if pick.split(":")[-1].startswith("c"):
-            played += 1
-    assert played >= cards, bot.output()[-3000:]
-    return d.message(hand.id)
-
-
-LABEL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
-
-
-def hand_labels(msg: MessageRecord) -> set[str]:
-    """The cards of a hand message: its card buttons, or the hand line of its text."""
-    labels = {label(c) for c in hand_cards(msg)}
-    lines = msg.text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(("Table #", "Masa #")))
-    return labels | set(LABEL.findall(lines[start + 1]))
-
-
-def assert_no_leak(d: Driver, owner_hand: MessageRecord, other: User) -> None:
-    seen = d.seen_text(other)
-    secret = hand_labels(owner_hand)
-    assert secret
-    for code in hand_cards(owner_hand):
-        assert f"c{code}" not in seen
-    for text in secret:
-        assert text not in seen, (text, seen[-1500:])
-
-
-def clean_run(d: Driver, bot: BotProcess) -> None:
-    assert d.failed_interactions() == []
-    assert d.loading_messages() == []
-    assert "Traceback" not in bot.all_output(), bot.all_output()[-4000:]
 
 
 async def test_lobby_start_with_bots_and_play_cards() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             table = await open_table_with_bots(d, alice)
             assert "Alice" in d.message(table.id).text()
             hand = await open_hand(d, alice, table)
@@ -150,7 +48,7 @@ async def test_stale_doubled_and_forged_clicks() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             table = await open_table_with_bots(d, alice)
             hand = await open_hand(d, alice, table)
             hand = await play_until(d, alice, hand, 1, bot)
@@ -195,7 +93,7 @@ async def test_restart_in_the_middle_of_a_deal() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice = d.create_user("alice")
         guild = d.create_guild("Cafe", members=[alice])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             table = await open_table_with_bots(d, alice)
             hand = await open_hand(d, alice, table)
             hand = await play_until(d, alice, hand, 2, bot)
@@ -216,22 +114,9 @@ async def test_daily_match_is_private_and_once_a_day() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        env = {"DEV_GUILD_ID": str(guild.id), "DAILY_DEALS": "1"} | FAST
-        async with running_bot(d, env=env) as bot:
+        async with bot_in(d, guild, {"DAILY_DEALS": "1"}) as bot:
             public_before = len(d.messages(include_ephemeral=False))
-            # The first picture waits for the drawing worker to warm up (slow when busy).
-            rec = await d.slash(alice, "batak daily", wait="response", timeout=30)
-            hand = rec.followups[-1] if rec.followups else rec.response
-            assert hand is not None and hand.ephemeral_to == alice.id
-            for _ in range(120):
-                hand = d.message(hand.id)
-                options = choices(hand)
-                if not options:
-                    break
-                pick = next((c for c in options if c.endswith(":p")), options[0])
-                await d.click(alice, hand, pick, wait="response")
-            final = d.message(hand.id).text()
-            assert "Daily match finished" in final, final
+            await play_daily(d, alice)
             # Nothing public was posted for the daily match.
             assert len(d.messages(include_ephemeral=False)) == public_before
             # One try per day.
@@ -252,7 +137,7 @@ async def test_full_match_of_four_people_without_leaks() -> None:
         ]
         outsider = d.create_user("eve")
         guild = d.create_guild("Cafe", members=[*people, outsider])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             alice = people[0]
             await d.slash(alice, "batak new", {"deals": 1}, wait="response")
             lobby = await d.wait_for_message(lambda m: any(c.endswith(":start") for c in ids(m)))
@@ -310,8 +195,7 @@ async def test_turn_timeouts_hand_the_seat_to_a_computer() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice = d.create_user("alice")
         guild = d.create_guild("Cafe", members=[alice])
-        env = {"DEV_GUILD_ID": str(guild.id)} | FAST | {"TURN_TIMEOUT_SECONDS": "0.5"}
-        async with running_bot(d, env=env) as bot:
+        async with bot_in(d, guild, {"TURN_TIMEOUT_SECONDS": "0.5"}) as bot:
             # Five deals: with four computers at the table one deal can be over before the
             # test gets to open the hand on a loaded machine, and the finished table has no
             # Show hand button any more.
@@ -339,20 +223,11 @@ async def test_one_person_and_three_computers_play_a_whole_match() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             table = await open_table_with_bots(d, alice)
             hand = await open_hand(d, alice, table)
             assert_no_leak(d, hand, bob)  # before any of her cards is played
-            for _ in range(300):
-                if not any(c.endswith(":ref") for c in ids(d.message(hand.id))):
-                    break  # the match is over: the hand has no buttons left
-                hand = await refresh(d, alice, hand)
-                options = choices(hand)
-                if not options:
-                    await d.wait_until(lambda: True, 0.05)
-                    continue
-                pick = next((c for c in options if c.endswith(":p")), options[0])
-                await d.click(alice, hand, pick, wait="response")
+            await play_out(d, alice, hand)  # to the end of the match
             result = await d.wait_for_message(lambda m: "Winner" in m.text() and not m.ephemeral_to)
             assert d.images(result), "the match result is a picture"
 

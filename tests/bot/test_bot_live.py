@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import time
 
-from tests.bot.test_bot_e2e import FAST, choices, ids, one_button
+from tests.bot.e2e_helpers import FAST, choices, ids, one_button
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.fixtures import BotProcess, running_bot
 from tests.fakediscord.server import MessageRecord, User

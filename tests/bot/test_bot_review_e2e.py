@@ -4,60 +4,25 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
 
 from PIL import Image
 
-from tests.bot.test_bot_e2e import (
-    FAST,
+from tests.bot.e2e_helpers import (
     PATIENCE,
-    choices,
+    answer_text,
+    answers,
+    bot_in,
     clean_run,
     ids,
     open_hand,
     open_table_with_bots,
-    refresh,
+    play_daily,
+    play_out,
 )
 from tests.fakediscord.driver import Driver, Upload
-from tests.fakediscord.fixtures import running_bot
-from tests.fakediscord.server import Guild, InteractionRecord, MessageRecord, User
+from tests.fakediscord.server import InteractionRecord, MessageRecord
 
 REVIEW_WAIT = 300.0  # a review is seconds of search in a low-priority worker
-
-
-def answers(rec: InteractionRecord) -> list[MessageRecord]:
-    return [m for m in [rec.response, *rec.followups] if m is not None]
-
-
-def answer_text(rec: InteractionRecord) -> str:
-    return "\n".join(m.text() for m in answers(rec))
-
-
-async def play_table_out(d: Driver, user: User, hand: MessageRecord) -> None:
-    for _ in range(300):
-        if not any(c.endswith(":ref") for c in ids(d.message(hand.id))):
-            return  # the match is over: the hand has no buttons left
-        hand = await refresh(d, user, hand)
-        options = choices(hand)
-        if not options:
-            await d.wait_until(lambda: True, 0.05)
-            continue
-        pick = next((c for c in options if c.endswith(":p")), options[0])
-        await d.click(user, hand, pick, wait="response")
-
-
-async def play_daily(d: Driver, user: User) -> None:
-    rec = await d.slash(user, "batak daily", wait="response")
-    hand = rec.followups[-1] if rec.followups else rec.response
-    assert hand is not None and hand.ephemeral_to == user.id
-    for _ in range(120):
-        hand = d.message(hand.id)
-        options = choices(hand)
-        if not options:
-            break
-        pick = next((c for c in options if c.endswith(":p")), options[0])
-        await d.click(user, hand, pick, wait="response")
-    assert "Daily match finished" in d.message(hand.id).text()
 
 
 def replay_of(d: Driver, rec: InteractionRecord) -> tuple[MessageRecord, dict[str, object]]:
@@ -72,9 +37,9 @@ async def test_replay_upload_and_review_of_a_finished_deal() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        async with running(d, guild) as bot:
+        async with bot_in(d, guild) as bot:
             table = await open_table_with_bots(d, alice)
-            await play_table_out(d, alice, await open_hand(d, alice, table))
+            await play_out(d, alice, await open_hand(d, alice, table))
             summary = await d.wait_for_message(
                 lambda m: any(c.startswith("br:") for c in ids(m)) and not m.ephemeral_to
             )
@@ -144,7 +109,7 @@ async def test_the_daily_compared_only_after_finishing_it() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        async with running(d, guild, {"DAILY_DEALS": "1"}) as bot:
+        async with bot_in(d, guild, {"DAILY_DEALS": "1"}) as bot:
             await play_daily(d, alice)
             # Bob has not played today's daily: no replay or review of it for him.
             rec = await d.slash(bob, "batak replay", wait="response")
@@ -163,7 +128,3 @@ async def test_the_daily_compared_only_after_finishing_it() -> None:
             assert "Alice" in text and "Bob" in text, text
             assert text.count("par ") >= 2, text
             clean_run(d, bot)
-
-
-def running(d: Driver, guild: Guild, env: dict[str, str] | None = None) -> Any:
-    return running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST | (env or {}))

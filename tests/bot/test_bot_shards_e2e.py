@@ -10,9 +10,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import uuid
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -21,75 +19,25 @@ import pytest
 from batak import Match, parse_action
 from cogs.service import TableSettings
 from data import Store
+from tests.bot.e2e_helpers import (
+    FAST,
+    PATIENCE,
+    clean_run,
+    open_hand,
+    open_table_with_bots,
+    play_out,
+)
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.fixtures import BotProcess, running_bot
-from tests.fakediscord.server import Channel, MessageRecord, User
+from tests.fakediscord.server import MessageRecord, User
+from tests.postgres import drop_database, fresh_database, server_url
 
-FAST = {
-    "BOT_DELAY_SECONDS": "0.02",
-    "TABLE_EDIT_INTERVAL_SECONDS": "0.2",
-    "TURN_TIMEOUT_SECONDS": "600",
-}
-# Waits last up to this long before failing: what is checked is behaviour, not speed.
-PATIENCE = 60.0
 PORT_LINE = re.compile(r"operator port: http://127\.0\.0\.1:(\d+)/metrics")
 
 
-def ids(msg: MessageRecord) -> list[str]:
-    return [str(b.get("custom_id", "")) for b in msg.buttons()]
-
-
-def choices(msg: MessageRecord) -> list[str]:
-    return [
-        str(b["custom_id"])
-        for b in msg.buttons()
-        if not b.get("disabled")
-        and str(b.get("custom_id", "")).startswith("bt:")
-        and str(b["custom_id"]).split(":")[-1] not in ("hint", "ref")
-    ]
-
-
-async def open_table(d: Driver, host: User, channel: Channel) -> MessageRecord:
-    """A one-deal table of the host and three computer players, started; its message."""
-    await d.slash(host, "batak new", {"deals": 1}, channel=channel, wait="response")
-    lobby = await d.wait_for_message(  # in the channel, or a thread the bot opened
-        lambda m: any(c.endswith(":start") for c in ids(m)), visible_to=host
-    )
-    for _ in range(3):
-        await d.click(host, lobby, "Add bot", wait="response")
-    await d.click(host, lobby, "Start", wait="response")
-    await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))))
-    return d.message(lobby.id)
-
-
-async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecord:
-    show = next(c for c in ids(d.message(table.id)) if c.endswith(":show"))
-    rec = await d.click(user, table, show, wait="response")
-    hand = rec.followups[-1] if rec.followups else rec.response
-    assert hand is not None and hand.ephemeral_to == user.id
-    return hand
-
-
 async def play(d: Driver, user: User, hand: MessageRecord, cards: int | None) -> MessageRecord:
-    """Pass or bid the least, then play the first legal card, ``cards`` times (None: to
-    the end of the match, when the hand has no buttons left)."""
-    played = 0
-    for _ in range(400):
-        if cards is not None and played >= cards:
-            break
-        msg = d.message(hand.id)
-        ref = next((c for c in ids(msg) if c.endswith(":ref")), None)
-        if ref is None:
-            return msg  # the match is over
-        await d.click(user, msg, ref, wait="response")
-        options = choices(d.message(hand.id))
-        if not options:
-            await d.wait_until(lambda: True, 0.05)
-            continue
-        pick = next((c for c in options if c.endswith(":p")), options[0])
-        await d.click(user, d.message(hand.id), pick, wait="response")
-        if pick.split(":")[-1].startswith("c"):
-            played += 1
+    """``cards`` cards played (None: to the end of the match); the hand then."""
+    played = await play_out(d, user, hand, cards)
     assert cards is None or played >= cards
     return d.message(hand.id)
 
@@ -114,10 +62,8 @@ def metric(text: str, name: str) -> float:
 
 
 def clean(d: Driver, *bots: BotProcess) -> None:
-    assert not d.failed_interactions(), [b.all_output()[-3000:] for b in bots]
+    clean_run(d, *bots)
     assert not d.fake.unhandled
-    for b in bots:
-        assert "Traceback" not in b.all_output(), b.all_output()[-6000:]
 
 
 async def test_two_shards_in_one_process_and_the_operator_port() -> None:
@@ -132,8 +78,8 @@ async def test_two_shards_in_one_process_and_the_operator_port() -> None:
             status, body = await get(port, "/metrics")
             assert status == 200
             moves_before = metric(body, 'batak_moves_total{actor="player"}')
-            t0 = await open_table(d, alice, d.channel(g0))
-            t1 = await open_table(d, bob, d.channel(g1))
+            t0 = await open_table_with_bots(d, alice, channel=d.channel(g0))
+            t1 = await open_table_with_bots(d, bob, channel=d.channel(g1))
             await play(d, alice, await open_hand(d, alice, t0), 2)
             await play(d, bob, await open_hand(d, bob, t1), 2)
             status, body = await get(port, "/metrics")
@@ -156,25 +102,18 @@ async def test_two_shards_in_one_process_and_the_operator_port() -> None:
 # ---------------------------------------------------------------------------------------
 # two processes on PostgreSQL
 
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
-
 
 @pytest.fixture
 async def pg_url() -> AsyncIterator[str]:
     """A fresh database on the PostgreSQL of ``TEST_DATABASE_URL``, dropped afterwards."""
-    if not TEST_DATABASE_URL:
+    server = server_url()
+    if server is None:
         pytest.skip("TEST_DATABASE_URL is not set: no PostgreSQL for two bot processes")
-    import asyncpg
-
-    name = f"batak_shards_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(TEST_DATABASE_URL)
+    url = await fresh_database(server)
     try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        base, _, _ = TEST_DATABASE_URL.partition("?")
-        yield base.rsplit("/", 1)[0] + "/" + name
+        yield url
     finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(server, url)
 
 
 async def test_two_processes_on_postgresql_survive_a_sigkill(pg_url: str) -> None:
@@ -188,8 +127,8 @@ async def test_two_processes_on_postgresql_survive_a_sigkill(pg_url: str) -> Non
             running_bot(d, env=env, shard_count=2, shard_ids=(1,), database_url=pg_url) as b1,
         ):
             assert d.fake.connected_shards() == {(0, 2), (1, 2)}
-            t0 = await open_table(d, alice, d.channel(g0))
-            t1 = await open_table(d, bob, d.channel(g1))
+            t0 = await open_table_with_bots(d, alice, channel=d.channel(g0))
+            t1 = await open_table_with_bots(d, bob, channel=d.channel(g1))
             h0 = await play(d, alice, await open_hand(d, alice, t0), 2)
             h1 = await play(d, bob, await open_hand(d, bob, t1), 3)
             await b1.kill()  # SIGKILL in the middle of bob's deal

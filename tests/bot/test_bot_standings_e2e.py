@@ -5,30 +5,23 @@ lobby."""
 
 from __future__ import annotations
 
-from test_bot_e2e import (
-    FAST,
+from batak.records import loads
+from images.theme import DARK, LIGHT
+from tests.bot.e2e_helpers import (
     PATIENCE,
+    answer_text,
+    answers,
+    bot_in,
     choices,
     clean_run,
     ids,
     open_hand,
     open_table_with_bots,
+    play_out,
     refresh,
 )
-
-from batak.records import loads
-from images.theme import DARK, LIGHT
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.fixtures import running_bot
-from tests.fakediscord.server import InteractionRecord, MessageRecord
-
-
-def answers(rec: InteractionRecord) -> list[MessageRecord]:
-    return [m for m in [rec.response, *rec.followups] if m is not None]
-
-
-def text_of(rec: InteractionRecord) -> str:
-    return "\n".join(m.text() for m in answers(rec))
+from tests.fakediscord.server import MessageRecord
 
 
 def light(d: Driver, msg: MessageRecord) -> bool:
@@ -48,14 +41,14 @@ async def test_rated_match_personal_pictures_leaderboard_and_history() -> None:
     async with Driver(patience=PATIENCE) as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             mine = await d.slash(
                 alice,
                 "batak settings me",
                 {"theme": "light", "four_colour": True},
                 wait="response",
             )
-            said = text_of(mine)
+            said = answer_text(mine)
             assert "Saved" in said and "four colours" in said and "light" in said
 
             table = await open_table_with_bots(d, alice)
@@ -69,23 +62,14 @@ async def test_rated_match_personal_pictures_leaderboard_and_history() -> None:
             await d.click(alice, hand, hint_id, wait="response")
             assert "No hints at a rated table" in d.message(hand.id).text()
             cmd = await d.slash(alice, "batak hint", wait="response")
-            assert "No hints at a rated table" in text_of(cmd)
+            assert "No hints at a rated table" in answer_text(cmd)
 
-            for _ in range(300):
-                if not any(c.endswith(":ref") for c in ids(d.message(hand.id))):
-                    break
-                hand = await refresh(d, alice, hand)
-                options = choices(hand)
-                if not options:
-                    await d.wait_until(lambda: True, 0.05)
-                    continue
-                pick = next((c for c in options if c.endswith(":p")), options[0])
-                await d.click(alice, hand, pick, wait="response")
+            await play_out(d, alice, hand)  # to the end of the match
             result = await d.wait_for_message(lambda m: "Winner" in m.text() and not m.ephemeral_to)
             assert not light(d, result)  # public pictures stay the server's
 
             board = await d.slash(bob, "batak leaderboard", wait="response")
-            lines = text_of(board).splitlines()
+            lines = answer_text(board).splitlines()
             ranked = [line for line in lines if line[:1].isdigit()]
             assert len(ranked) == 1 and "Alice" in ranked[0] and "?" in ranked[0]
             assert not any("Computer" in line for line in ranked)
@@ -95,10 +79,10 @@ async def test_rated_match_personal_pictures_leaderboard_and_history() -> None:
             # a language of one's own, over the Discord locale and the server's
             await d.slash(bob, "batak settings me", {"language": "de"}, wait="response")
             stats = await d.slash(bob, "batak stats", {"user": alice}, wait="response")
-            assert "Statistik von Alice" in text_of(stats)
+            assert "Statistik von Alice" in answer_text(stats)
 
             history = await d.slash(alice, "batak history", wait="response")
-            said = text_of(history)
+            said = answer_text(history)
             assert "rated" in said and "/batak history match:" in said
             msg = next(m for m in answers(history) if m.attachments)
             names = [a["filename"] for a in msg.attachments]
@@ -109,10 +93,10 @@ async def test_rated_match_personal_pictures_leaderboard_and_history() -> None:
             assert deal.is_over
             match_id = int(said.split("/batak history match:")[1].split()[0])
             one = await d.slash(alice, "batak history", {"match": match_id}, wait="response")
-            said = text_of(one)
+            said = answer_text(one)
             assert f"Match #{match_id}" in said and "Deal 1:" in said and "Places: " in said
             missing = await d.slash(alice, "batak history", {"match": 999}, wait="response")
-            assert "There is no match #999" in text_of(missing)
+            assert "There is no match #999" in answer_text(missing)
 
             # a casual table says so in its lobby
             await d.slash(bob, "batak new", {"casual": True}, wait="response")

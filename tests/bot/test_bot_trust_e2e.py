@@ -11,9 +11,10 @@ import asyncio
 import re
 from typing import Any
 
-from tests.bot.test_bot_e2e import (
-    FAST,
+from tests.bot.e2e_helpers import (
+    answers,
     assert_no_leak,
+    bot_in,
     choices,
     clean_run,
     ids,
@@ -21,7 +22,6 @@ from tests.bot.test_bot_e2e import (
     refresh,
 )
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.fixtures import running_bot
 from tests.fakediscord.server import InteractionRecord, MessageRecord, User
 
 SLOW = 30.0  # seconds: first pictures wait for the drawing worker on a busy machine
@@ -38,12 +38,6 @@ async def two_people_and_two_computers(d: Driver, alice: User, bob: User) -> Mes
     return d.message(lobby.id)
 
 
-def answers(rec: InteractionRecord) -> list[MessageRecord]:
-    """The messages an interaction's answer created or edited."""
-    out = [rec.response] if rec.response is not None else []
-    return out + rec.followups
-
-
 def snapshot(msg: MessageRecord) -> tuple[int, str, list[str]]:
     return msg.edit_count, msg.text(), ids(msg)
 
@@ -52,7 +46,7 @@ async def test_a_press_of_someone_elses_hand_never_touches_it() -> None:
     async with Driver() as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             table = await two_people_and_two_computers(d, alice, bob)
             a_hand = await open_hand(d, alice, table)
             b_hand = await open_hand(d, bob, table)
@@ -153,7 +147,7 @@ async def test_forged_ids_and_options_are_answered_and_never_accepted() -> None:
     async with Driver() as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
         guild = d.create_guild("Cafe", members=[alice, bob])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             table = await two_people_and_two_computers(d, alice, bob)
             hands = {u.id: await open_hand(d, u, table) for u in (alice, bob)}
             # Whoever is to act gets a real, currently valid button to forge from.
@@ -218,7 +212,7 @@ async def test_names_are_shown_as_data_and_ping_no_one() -> None:
             person.global_name = name
         outsider = d.create_user("olivia")
         guild = d.create_guild("Cafe", members=[*people, outsider])
-        async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST) as bot:
+        async with bot_in(d, guild) as bot:
             host = people[0]
             await d.slash(host, "batak new", {"deals": 1}, wait="response", timeout=SLOW)
             lobby = await d.wait_for_message(lambda m: any(c.endswith(":start") for c in ids(m)))

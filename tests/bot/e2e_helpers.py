@@ -1,0 +1,173 @@
+"""What the end-to-end tests of the real ``bot.py`` share: the fast settings, reading a
+message's buttons, opening a table and a hand, playing through the hand's buttons,
+the answers of an interaction, and the check that a run was clean."""
+
+from __future__ import annotations
+
+import re
+from contextlib import AbstractAsyncContextManager
+
+from tests.fakediscord.driver import Driver
+from tests.fakediscord.fixtures import BotProcess, running_bot
+from tests.fakediscord.server import Channel, Guild, InteractionRecord, MessageRecord, User
+
+FAST = {
+    "BOT_DELAY_SECONDS": "0.02",
+    "TABLE_EDIT_INTERVAL_SECONDS": "0.2",
+    "TURN_TIMEOUT_SECONDS": "600",
+}
+# How long a driver wait may last before the test fails. The tests check what the bot
+# does, not how fast: on a loaded machine a cold worker process can take seconds to
+# draw the first picture. Discord's 3-second acknowledgement rule is still checked (the
+# fake refuses a late answer and clean_run finds it).
+PATIENCE = 60.0
+CARD_ID = re.compile(r"^bt:\d+:\d:\d+:c([2-9TJQKA][SHDC])$")
+LABEL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+
+
+def bot_in(
+    d: Driver, guild: Guild, env: dict[str, str] | None = None
+) -> AbstractAsyncContextManager[BotProcess]:
+    """The real bot.py, fast, with its commands synced to ``guild`` (``env`` on top)."""
+    return running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | FAST | (env or {}))
+
+
+def ids(msg: MessageRecord) -> list[str]:
+    return [str(b.get("custom_id", "")) for b in msg.buttons()]
+
+
+def choices(msg: MessageRecord) -> list[str]:
+    """The enabled game buttons of a hand (not Hint / Refresh)."""
+    return [
+        str(b["custom_id"])
+        for b in msg.buttons()
+        if not b.get("disabled")
+        and str(b.get("custom_id", "")).startswith("bt:")
+        and str(b["custom_id"]).split(":")[-1] not in ("hint", "ref")
+    ]
+
+
+def hand_cards(msg: MessageRecord) -> set[str]:
+    return {m.group(1) for cid in ids(msg) if (m := CARD_ID.match(cid))}
+
+
+def label(code: str) -> str:
+    return ("10" if code[0] == "T" else code[0]) + "♠♥♦♣"["SHDC".index(code[1])]
+
+
+def one_button(msg: MessageRecord, suffix: str) -> str:
+    return next(cid for cid in ids(msg) if cid.endswith(suffix))
+
+
+def answers(rec: InteractionRecord) -> list[MessageRecord]:
+    """The bot's answer to an interaction and its follow-ups."""
+    return [m for m in [rec.response, *rec.followups] if m is not None]
+
+
+def answer_text(rec: InteractionRecord) -> str:
+    return "\n".join(m.text() for m in answers(rec))
+
+
+async def open_table_with_bots(
+    d: Driver, host: User, bots: int = 3, deals: int = 1, channel: Channel | None = None
+) -> MessageRecord:
+    """A table of the host and ``bots`` computer players, started; its message.
+    ``channel``: where ``/batak new`` is given (default: the first one); the lobby is
+    looked for in it or in a thread the bot opened, among what the host sees."""
+    await d.slash(host, "batak new", {"deals": deals}, channel=channel, wait="response")
+    lobby = await d.wait_for_message(
+        lambda m: any(c.endswith(":start") for c in ids(m)),
+        visible_to=host if channel is not None else None,
+    )
+    for _ in range(bots):
+        await d.click(host, lobby, "Add bot", wait="response")
+    await d.click(host, lobby, "Start", wait="response")
+    # The first table picture waits for the drawing worker to start (slow on a busy machine).
+    await d.wait_until(lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))), 30)
+    return d.message(lobby.id)
+
+
+async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecord:
+    rec = await d.click(user, table, one_button(d.message(table.id), ":show"), wait="response")
+    hand = rec.followups[-1] if rec.followups else rec.response
+    assert hand is not None and d.is_ephemeral(hand) and hand.ephemeral_to == user.id
+    return hand
+
+
+async def refresh(d: Driver, user: User, hand: MessageRecord) -> MessageRecord:
+    await d.click(user, hand, one_button(d.message(hand.id), ":ref"), wait="response", timeout=20)
+    return d.message(hand.id)
+
+
+async def play_out(d: Driver, user: User, hand: MessageRecord, cards: int | None = None) -> int:
+    """Pass or bid the least, then play the first legal card, until the match is over
+    (the hand has no buttons left) or ``cards`` cards are played; the cards played."""
+    played = 0
+    for _ in range(400):
+        if cards is not None and played >= cards:
+            break
+        if not any(c.endswith(":ref") for c in ids(d.message(hand.id))):
+            break  # the match is over
+        hand = await refresh(d, user, hand)
+        options = choices(hand)
+        if not options:
+            await d.wait_until(lambda: True, 0.05)
+            continue
+        pick = next((c for c in options if c.endswith(":p")), options[0])
+        await d.click(user, hand, pick, wait="response")
+        if pick.split(":")[-1].startswith("c"):
+            played += 1
+    return played
+
+
+async def play_until(
+    d: Driver, user: User, hand: MessageRecord, cards: int, bot: BotProcess
+) -> MessageRecord:
+    """Click through the auction, trump and ``cards`` card plays."""
+    played = await play_out(d, user, hand, cards)
+    assert played >= cards, bot.output()[-3000:]
+    return d.message(hand.id)
+
+
+async def play_daily(d: Driver, user: User) -> str:
+    """``/batak daily``, played through its private hand to the end; the hand's text."""
+    # The first picture waits for the drawing worker to warm up (slow when busy).
+    rec = await d.slash(user, "batak daily", wait="response", timeout=30)
+    hand = rec.followups[-1] if rec.followups else rec.response
+    assert hand is not None and hand.ephemeral_to == user.id
+    for _ in range(120):
+        hand = d.message(hand.id)
+        options = choices(hand)
+        if not options:
+            break
+        pick = next((c for c in options if c.endswith(":p")), options[0])
+        await d.click(user, hand, pick, wait="response")
+    final = d.message(hand.id).text()
+    assert "Daily match finished" in final, final
+    return final
+
+
+def hand_labels(msg: MessageRecord) -> set[str]:
+    """The cards of a hand message: its card buttons, or the hand line of its text."""
+    labels = {label(c) for c in hand_cards(msg)}
+    lines = msg.text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(("Table #", "Masa #")))
+    return labels | set(LABEL.findall(lines[start + 1]))
+
+
+def assert_no_leak(d: Driver, owner_hand: MessageRecord, other: User) -> None:
+    seen = d.seen_text(other)
+    secret = hand_labels(owner_hand)
+    assert secret
+    for code in hand_cards(owner_hand):
+        assert f"c{code}" not in seen
+    for text in secret:
+        assert text not in seen, (text, seen[-1500:])
+
+
+def clean_run(d: Driver, *bots: BotProcess) -> None:
+    """No failed interaction, no message left at "loading", no traceback in any bot."""
+    assert d.failed_interactions() == [], [b.all_output()[-3000:] for b in bots]
+    assert d.loading_messages() == []
+    for bot in bots:
+        assert "Traceback" not in bot.all_output(), bot.all_output()[-6000:]
