@@ -74,7 +74,7 @@ async def test_the_pool_opens_connections_as_needed(pg_url: str) -> None:
 
 async def test_transactions_run_side_by_side(pg_url: str, admin: asyncpg.Connection) -> None:
     """A move waiting for a row lock another client holds keeps one connection busy;
-    a move at another table commits meanwhile on a second one."""
+    a move at another table commits meanwhile on a second one, and reads go on."""
     store = await Store.open(pg_url, housekeeping=None, pool_size=2)
     try:
         g1 = await store.create_game(1, 2, 3, {})
@@ -92,6 +92,9 @@ async def test_transactions_run_side_by_side(pg_url: str, admin: asyncpg.Connect
             ):
                 await asyncio.sleep(0.01)
         assert await store.append_action(g2.id, 0, "b", seat=0, phase="p", to_act=1) == 1
+        # reads meanwhile are plain reads (the write's row lock is its connection's own)
+        assert (await store.load_game(g1.id)).move == 0
+        assert (await store.load_game(g2.id)).actions == ("b",)
         assert not blocked.done()
         await tx.commit()
         assert await asyncio.wait_for(blocked, HANG) == 1
