@@ -82,6 +82,9 @@ class FormerSeat:
     name: str
     user_id: int | None = None
     """Who it was (rows stored before seats could be taken back hold no id)."""
+    kicked: bool = False
+    """They were removed (by the host or a server manager), so the seat is not theirs
+    to take back without the host."""
 
 
 def _former(raw: Any) -> tuple[FormerSeat, ...]:
@@ -92,7 +95,8 @@ def _former(raw: Any) -> tuple[FormerSeat, ...]:
         seat, until = _int(entry.get("seat")), _int(entry.get("until"))
         if seat is not None and 0 <= seat < 4 and until is not None:
             user = _int(entry.get("user_id"))
-            out.append(FormerSeat(seat, until, str(entry.get("name") or ""), user))
+            kicked = entry.get("kicked") is True
+            out.append(FormerSeat(seat, until, str(entry.get("name") or ""), user, kicked))
     return tuple(out)
 
 
@@ -100,6 +104,8 @@ def _former_dict(f: FormerSeat) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": f.seat, "until": f.until, "name": f.name}
     if f.user_id is not None:
         out["user_id"] = f.user_id
+    if f.kicked:
+        out["kicked"] = True
     return out
 
 

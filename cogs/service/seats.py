@@ -26,8 +26,12 @@ def computer_seats(table: Table) -> list[int]:
 
 
 def left_by(table: Table, seat: int, user_id: int) -> bool:
-    """``user_id`` held ``seat`` earlier in this match and left it."""
-    return any(f.seat == seat and f.user_id == user_id for f in table.settings.former_seats)
+    """``user_id`` held ``seat`` earlier in this match and left it (of their own accord:
+    a person removed from the table needs the host to sit down again)."""
+    return any(
+        f.seat == seat and f.user_id == user_id and not f.kicked
+        for f in table.settings.former_seats
+    )
 
 
 def next_host(table: Table, after_seat: int) -> int | None:

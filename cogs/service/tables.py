@@ -314,7 +314,7 @@ class TableService(SeatTables):
                 name = table.seats[seat].name or ""
                 former = (
                     *table.settings.former_seats,
-                    FormerSeat(seat, table.move, name, user_id),
+                    FormerSeat(seat, table.move, name, user_id, kicked=change == "kicked"),
                 )
                 await self.store.leave_game(table_id, user_id, replace_with_bot=table.bot_level)
                 table.game = await self.store.set_game_settings(

@@ -163,3 +163,17 @@ async def test_a_match_every_person_left_is_finished_by_the_computers_unrated(
     assert await store.leaderboard(GUILD) == []
     history = await store.recent_matches(GUILD, user_key(ALICE), limit=5)
     assert [m.id for m in history] == [summary.id] and history[0].computers_finished
+
+
+async def test_a_person_removed_needs_the_host_to_sit_down_again(env: Any) -> None:
+    service, rec, _timers, _store = env
+    table = await two_people_two_computers(service)
+    await service.kick(table.id, ALICE, BOB, is_admin=False)
+    seat, taken = await service.take_seat(table.id, BOB, "Bob")
+    assert (seat, taken) == (1, False) and table.seats[1].is_bot
+    assert ("request", table.id, 1, BOB, "asked") in rec.events
+    await service.answer_seat_request(table.id, ALICE, BOB, False)
+    assert table.seat_of(BOB) is None
+    # and the stored settings keep it (a restart does not forget who was removed)
+    stored = TableSettings.from_dict(table.game.settings).former_seats
+    assert [(f.seat, f.user_id, f.kicked) for f in stored] == [(1, BOB, True)]
