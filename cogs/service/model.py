@@ -85,6 +85,8 @@ class FormerSeat:
     kicked: bool = False
     """They were removed (by the host or a server manager), so the seat is not theirs
     to take back without the host."""
+    computer: bool = False
+    """Not a person: a computer played the seat until a person took it."""
 
 
 def _former(raw: Any) -> tuple[FormerSeat, ...]:
@@ -95,8 +97,9 @@ def _former(raw: Any) -> tuple[FormerSeat, ...]:
         seat, until = _int(entry.get("seat")), _int(entry.get("until"))
         if seat is not None and 0 <= seat < 4 and until is not None:
             user = _int(entry.get("user_id"))
-            kicked = entry.get("kicked") is True
-            out.append(FormerSeat(seat, until, str(entry.get("name") or ""), user, kicked))
+            kicked, computer = entry.get("kicked") is True, entry.get("computer") is True
+            name = str(entry.get("name") or "")
+            out.append(FormerSeat(seat, until, name, user, kicked, computer))
     return tuple(out)
 
 
@@ -106,6 +109,8 @@ def _former_dict(f: FormerSeat) -> dict[str, Any]:
         out["user_id"] = f.user_id
     if f.kicked:
         out["kicked"] = True
+    if f.computer:
+        out["computer"] = True
     return out
 
 
@@ -354,9 +359,15 @@ class Table:
 
     def former_name(self, seat: int, move: int) -> str | None:
         """The name of the person who held ``seat`` at ``move`` if they have left since."""
+        entry = self.former_seat(seat, move)
+        return None if entry is None or entry.computer else entry.name
+
+    def former_seat(self, seat: int, move: int) -> FormerSeat | None:
+        """Who held ``seat`` at ``move`` if another holds it now (a person who left, or
+        the computer a person took the seat from)."""
         for entry in self.settings.former_seats:
             if entry.seat == seat and move < entry.until:
-                return entry.name
+                return entry
         return None
 
     def recorded_seats(self) -> tuple[Seat, ...]:

@@ -16,7 +16,7 @@ from data import Seat, SeatError
 
 from .errors import ServiceError
 from .listener import Event
-from .model import SeatRequest, SeatRequestState, Table
+from .model import FormerSeat, SeatRequest, SeatRequestState, Table
 from .play import PlayingTables
 
 
@@ -150,7 +150,12 @@ class SeatTables(PlayingTables):
         except SeatError as exc:
             await self._refresh(table)
             raise ServiceError("error.seat_not_computer", seat=seat + 1) from exc
-        await self._refresh(table)
+        # the moves the computer made in the seat keep its name
+        stint = FormerSeat(seat, table.move, "", None, computer=True)
+        former = (*table.settings.former_seats, stint)
+        table.game = await self.store.set_game_settings(
+            table.id, replace(table.settings, former_seats=former).to_dict()
+        )
         table.timeouts[seat] = 0
         await self._carry_notifications(table, user_id)
         self._void_requests(table, events, lambda r: r.seat == seat or r.user_id == user_id)

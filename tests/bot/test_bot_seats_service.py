@@ -177,3 +177,30 @@ async def test_a_person_removed_needs_the_host_to_sit_down_again(env: Any) -> No
     # and the stored settings keep it (a restart does not forget who was removed)
     stored = TableSettings.from_dict(table.game.settings).former_seats
     assert [(f.seat, f.user_id, f.kicked) for f in stored] == [(1, BOB, True)]
+
+
+async def test_past_moves_of_a_seat_taken_from_a_computer_keep_the_computers_name(
+    env: Any,
+) -> None:
+    from cogs.text.words import name_at
+
+    service, _rec, timers, _store = env
+    table = await two_people_two_computers(service)
+    match = table.match
+    assert match is not None
+    # play on until the computer in seat 2 has made a move
+    computer_move = None
+    while computer_move is None:
+        seat, move = match.to_act, match.move_number
+        assert seat is not None
+        if table.controlled_by_bot(seat):
+            await timers.advance(1.5)
+            computer_move = move if seat == 2 else None
+        else:
+            uid = table.seats[seat].user_id
+            assert uid is not None
+            await service.act(table.id, uid, seat, move, match.legal_actions()[-1])
+    await service.take_seat(table.id, CAROL, "Carol", 2)
+    await service.answer_seat_request(table.id, ALICE, CAROL, True)
+    assert name_at(table, 2, computer_move, "en") == "Computer 3"
+    assert name_at(table, 2, match.move_number, "en") == "Carol"
