@@ -185,6 +185,11 @@ class SeatTables(PlayingTables):
         (:class:`~cogs.service.tables.TableService` has it)."""
         raise NotImplementedError
 
+    async def _finish_match(self, table: Table, events: list[Event], attempt: int = 0) -> None:
+        """The match is over: no seat is to be taken any more (requests come to nothing)."""
+        self._void_requests(table, events)
+        await super()._finish_match(table, events, attempt)
+
     # ------------------------------------------------------------------ the host leaves
     async def _hand_over_host_locked(self, table: Table, seat: int, events: list[Event]) -> None:
         """The host left ``seat``: the next seated person hosts (nobody when none is)."""

@@ -360,6 +360,7 @@ class TableService(SeatTables):
 
     async def _cancel_locked(self, table: Table, reason: CloseReason, events: list[Event]) -> None:
         self.timers.cancel(self._key(table))
+        self._void_requests(table, events)
         try:
             table.game = await self.store.cancel_game(table.id)
         except GameClosedError:

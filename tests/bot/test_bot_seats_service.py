@@ -204,3 +204,12 @@ async def test_past_moves_of_a_seat_taken_from_a_computer_keep_the_computers_nam
     await service.answer_seat_request(table.id, ALICE, CAROL, True)
     assert name_at(table, 2, computer_move, "en") == "Computer 3"
     assert name_at(table, 2, match.move_number, "en") == "Carol"
+
+
+async def test_requests_come_to_nothing_when_the_table_closes(env: Any) -> None:
+    service, rec, _timers, _store = env
+    table = await two_people_two_computers(service)
+    await service.take_seat(table.id, CAROL, "Carol", 3)
+    await service.cancel(table.id, ALICE, is_admin=False)
+    assert ("request", table.id, 3, CAROL, "void") in rec.events
+    assert service.seat_requests(table.id) == []
