@@ -9,7 +9,18 @@ from PIL import Image
 from . import draw as dr
 from .labels import text_for
 from .png import to_png
-from .ranked import COL_GAP, HEAD_H, LIST_TOP, PAD, ROW_H, X_NAME, W, board_frame, board_rows
+from .ranked import (
+    COL_GAP,
+    HEAD_H,
+    LIST_TOP,
+    PAD,
+    ROW_H,
+    X_NAME,
+    W,
+    board_frame,
+    board_rows,
+    no_games,
+)
 from .text import clean, fit, fit_size, font
 from .theme import MEDALS, Theme, get_theme
 from .views import DailyBoardView, HistoryView
@@ -91,13 +102,7 @@ def render_history_image(
         W - 2 * PAD,
     )
     if n == 0:
-        d.text(
-            (W // 2, HEAD_H + MATCH_H // 2),
-            text_for(lang, "img.no_games"),
-            font=font(22),
-            fill=th.faint,
-            anchor="mm",
-        )
+        no_games(d, th, lang, HEAD_H + MATCH_H // 2)
     for i, row in enumerate(view.rows):
         y = HEAD_H + i * (MATCH_H + 12)
         dr.panel(im, (PAD, y, W - PAD, y + MATCH_H), th, radius=14)

@@ -53,13 +53,12 @@ def board_frame(
         label = fit(name, size, True, room)
         d.text((x, HEAD_H + 18), label, font=font(size, True), fill=th.dim, anchor=anchor)
     if empty:
-        d.text(
-            (W // 2, LIST_TOP + ROW_H // 2),
-            text_for(lang, "img.no_games"),
-            font=font(22),
-            fill=th.faint,
-            anchor="mm",
-        )
+        no_games(d, th, lang, LIST_TOP + ROW_H // 2)
+
+
+def no_games(d: ImageDraw.ImageDraw, th: Theme, lang: str, y: int) -> None:
+    """The line of a board with nothing to list, centred at ``y``."""
+    d.text((W // 2, y), text_for(lang, "img.no_games"), font=font(22), fill=th.faint, anchor="mm")
 
 
 class RankedRow(Protocol):

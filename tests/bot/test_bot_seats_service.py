@@ -18,6 +18,7 @@ EVE = 15
 
 @pytest.fixture
 async def env(tmp_path: Path) -> Any:
+    """The service on a fake clock, its events recorded (as in test_bot_service)."""
     service, rec, timers, store = await make_service(tmp_path / "t.sqlite3")
     yield service, rec, timers, store
     await service.close()
