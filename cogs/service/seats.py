@@ -92,6 +92,7 @@ class SeatTables(PlayingTables):
         if not self.is_host(table, host_id):
             raise ServiceError("error.host_only")
         events: list[Event] = []
+        stale = False
         async with self._hold(table):
             request = self._seat_requests.get((table_id, user_id))
             if request is None:
@@ -102,16 +103,18 @@ class SeatTables(PlayingTables):
             else:
                 try:
                     self._seat_to_take(table, user_id, request.seat)
-                except ServiceError:
+                except ServiceError:  # the seat or the person changed meanwhile
                     self._void_requests(table, events, lambda r: r is request)
-                    await self._emit(events)
-                    raise
-                del self._seat_requests[(table_id, user_id)]
-                await self._seat_person_locked(
-                    table, request.seat, user_id, request.name, "took", events
-                )
-                events.insert(0, self._told(table, request, "approved"))
+                    stale = True
+                else:
+                    del self._seat_requests[(table_id, user_id)]
+                    await self._seat_person_locked(
+                        table, request.seat, user_id, request.name, "took", events
+                    )
+                    events.insert(0, self._told(table, request, "approved"))
         await self._emit(events)
+        if stale:
+            raise ServiceError("error.seat_request_gone")
         return request
 
     def _seat_to_take(self, table: Table, user_id: int, seat: int | None) -> int:
