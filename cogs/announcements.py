@@ -32,7 +32,9 @@ from .pacing import EditPacer
 from .pictures import files_of
 from .replies import NO_PINGS
 from .review import review_view
+from .seats import SeatNotices
 from .service import Actor, CloseReason, Table, TableService
+from .service.model import SeatRequest, SeatRequestState
 from .text.summaries import (
     deal_summary_text,
     match_result_text,
@@ -80,6 +82,7 @@ class Announcer:
         self._failures: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.pings = 0
+        self.seat_notices = SeatNotices(self)
 
     async def close(self) -> None:
         await self.pacer.close()
@@ -257,6 +260,14 @@ class Announcer:
         self.notes[table.id] = text
         self.pacer.request(table.id)
         self._spawn(self._post(table, text))
+
+    async def seat_request(
+        self, table: Table, request: SeatRequest, state: SeatRequestState
+    ) -> None:
+        await self.seat_notices.request(table, request, state)
+
+    async def host_changed(self, table: Table, user_id: int, name: str) -> None:
+        await self.seat_notices.host(table, user_id, name)
 
     async def seat_timed_out(
         self, table: Table, seat: int, action: Action, handed_over: bool

@@ -22,12 +22,14 @@ from data import user_key
 from . import pictures
 from .announcements import Announcer
 from .components import HandClick, TableClick, parse_custom_id
+from .components.seats import SeatClick, parse_seat_id
 from .hands import Hands
 from .i18n import ls, t
 from .names import names_of, seat_names_of
 from .pictures import files_of
 from .replies import Languages, defer_public, fail, guild_of, is_admin, send
 from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
+from .seats import SeatCommands
 from .service import ServiceError, Table
 from .settings import PACE_CHOICES, PRESET_CHOICES, SettingsCommands
 from .text.hints import hint_message
@@ -51,6 +53,7 @@ log = logging.getLogger(__name__)
 
 class BatakCog(
     SettingsCommands,
+    SeatCommands,
     commands.GroupCog,
     name="Batak",
     group_name="batak",
@@ -99,6 +102,9 @@ class BatakCog(
             elif isinstance(click, TableClick):
                 interaction.extras["table"] = click.table
                 await self.hands.on_table_button(interaction, click.table, click.what)
+            elif isinstance(seat := parse_seat_id(cid), SeatClick):
+                interaction.extras["table"] = seat.table
+                await self.on_seat_button(interaction, seat)
             elif isinstance(review := parse_review_id(cid), ReviewClick):
                 interaction.extras["table"] = review.table
                 await self.reviews.on_review_button(interaction, review.table, review.deal)

@@ -247,6 +247,10 @@ def history_picture(
     """A player's recent matches; ``seat_names`` by match id, one name per seat."""
     from .text.standings import rules_label
 
+    def rules_of(m: MatchSummary) -> str:
+        by = f" · {t('history.by_computers', lang)}" if m.computers_finished else ""
+        return rules_label(m, lang) + by
+
     def seat_of(m: MatchSummary) -> int | None:
         return next((p.seat for p in m.players if p.user_id == user_id), None)
 
@@ -258,7 +262,7 @@ def history_picture(
                 HistoryRow(
                     m.id,
                     m.finished_at[:10],
-                    rules_label(m, lang),
+                    rules_of(m),
                     m.rated,
                     tuple(
                         HistorySeat(seat_names[m.id][p.seat], p.placement, p.total)

@@ -503,6 +503,31 @@ class GameStore(StoreBase):
             )
         return await self.get_game(game_id)
 
+    async def set_host(self, game_id: int, user_id: int) -> Game:
+        """Hand an open table to a new host, a person seated at it (its host left).
+
+        They also hold its "one open table per host" claim, unless they already host
+        another open table of the server (that one keeps it). ``SeatError`` when they
+        hold no seat."""
+        async with self._tx() as db:
+            row = await self._open_row(game_id)
+            seats = (await self._seats([game_id]))[game_id]
+            if not any(s.user_id == user_id for s in seats):
+                raise SeatError(f"user {user_id} has no seat at table {game_id}")
+            hosting: int | None = None
+            if row["kind"] == "table":
+                await self._key_lock("host", row["guild_id"], user_id)
+                other = await self._scalar(
+                    "SELECT id FROM games WHERE guild_id = ? AND hosting = ? AND id <> ?",
+                    (row["guild_id"], user_id, game_id),
+                )
+                hosting = user_id if other is None else None
+            await db.execute(
+                "UPDATE games SET host_id = ?, hosting = ?, updated_at = ? WHERE id = ?",
+                (user_id, hosting, _iso(self._now()), game_id),
+            )
+        return await self.get_game(game_id)
+
     # ------------------------------------------------------------------ games: messages
     async def add_message(
         self, game_id: int, message_id: int, *, kind: str = "turn", channel_id: int | None = None

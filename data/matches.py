@@ -100,6 +100,7 @@ class MatchStore(AnnouncementStore):
         finished_at: datetime | None = None,
         announcements: Sequence[Announcement] = (),
         rated: bool = True,
+        computers_finished: bool = False,
     ) -> MatchSummary:
         """Store a finished match and update the server's standings, in one transaction.
 
@@ -114,8 +115,11 @@ class MatchStore(AnnouncementStore):
 
         A casual match (``rated=False``) is stored with its players and records for the
         history, but changes no rating and no standing: its players' ratings before and
-        after are the same.
+        after are the same. ``computers_finished``: every person had left and the
+        computers played it to its end; such a match is never rated.
         """
+        if computers_finished:
+            rated = False
         if len(seats) != 4 or any(s.is_empty for s in seats):
             raise ValueError("a finished match has four occupied seats")
         if not records:
@@ -149,8 +153,8 @@ class MatchStore(AnnouncementStore):
             try:
                 cur = await db.execute(
                     "INSERT INTO matches (guild_id, game_id, preset, rules, seed, partnership, "
-                    "deals, finished_at, month, rated) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "deals, finished_at, month, rated, computers_finished) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         game_id,
@@ -162,6 +166,7 @@ class MatchStore(AnnouncementStore):
                         at,
                         month,
                         int(rated),
+                        int(computers_finished),
                     ),
                 )
             except Exception as e:
@@ -263,6 +268,7 @@ class MatchStore(AnnouncementStore):
             players=tuple(players),
             records=tuple(dict(r) for r in records),
             rated=rated,
+            computers_finished=computers_finished,
         )
 
     async def _match_summaries(
@@ -325,6 +331,7 @@ class MatchStore(AnnouncementStore):
                     players=tuple(players[m]),
                     records=records.get(m) if with_records else None,
                     rated=bool(r["rated"]),
+                    computers_finished=bool(r["computers_finished"]),
                 )
             )
         return out

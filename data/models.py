@@ -362,6 +362,10 @@ class MatchSummary:
     rated: bool = True
     """A rated match changed its players' ratings and standings; a casual one did not."""
 
+    computers_finished: bool = False
+    """Every person had left: the computers played it to its end (the people are kept
+    on the seats they left), and it was recorded unrated."""
+
     @property
     def totals(self) -> list[int]:
         return [p.total for p in self.players]

@@ -308,6 +308,19 @@ V3_RATED_MATCHES_AND_PERSONAL_SETTINGS: Migration = (
     """,
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_RATED_MATCHES_AND_PERSONAL_SETTINGS)
+V4_MATCHES_THE_COMPUTERS_FINISHED: Migration = (
+    # -- a match every person left, played to its end by the computers ----------------
+    # Recorded unrated (``rated`` 0) with the people on the seats they left, so it is in
+    # their history, marked; no match recorded before this version was such a match.
+    "ALTER TABLE matches ADD COLUMN computers_finished INTEGER NOT NULL DEFAULT 0 "
+    "CHECK (computers_finished IN (0, 1))",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    V1,
+    V2,
+    V3_RATED_MATCHES_AND_PERSONAL_SETTINGS,
+    V4_MATCHES_THE_COMPUTERS_FINISHED,
+)
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -13,23 +13,53 @@ from pathlib import Path
 from PIL import Image
 
 
+def replay_pictures() -> list[tuple[str, str, bytes]]:
+    """The ``/batak replay`` pictures of a finished deal played by computers: three
+    frames (the auction, a trick, the score) and the animated file itself, as
+    ``(name, note, PNG bytes)``."""
+    from .png import to_png
+    from .replay import render_frame, render_replay, replay_view
+    from .samples import LATIN, _never, play_until
+    from .theme import get_theme
+
+    record = play_until("standard", 101, _never).finished[0].to_record()
+    view = replay_view(record, LATIN)
+    frames = {f.kind: f for f in reversed(view.frames)}  # the first frame of each kind
+    tricks = [f for f in view.frames if f.kind == "trick"]
+    frames["trick"] = tricks[len(tricks) // 2]
+    out = [
+        (f"replay-frame-{kind}", f"replay frame · {kind}", to_png(im, get_theme("dark")))
+        for kind in ("auction", "trick", "score")
+        for im in [render_frame(view, frames[kind])]
+    ]
+    out.append(("replay-animated", "replay · animated PNG (APNG)", render_replay(view)))
+    return out
+
+
 def gallery(outdir: Path) -> int:
     from .samples import all_samples, render_sample
 
     outdir.mkdir(parents=True, exist_ok=True)
     samples = all_samples()
+    pictures = [
+        (
+            s.name,
+            f"{s.kind} · {s.theme}{' · four-colour' if s.four_colour else ''} · {s.lang}",
+            render_sample(s),
+        )
+        for s in samples
+    ]
+    pictures += replay_pictures()
     rows = []
-    for s in samples:
-        png = render_sample(s)
-        path = outdir / f"{s.name}.png"
+    for name, note, png in pictures:
+        path = outdir / f"{name}.png"
         path.write_bytes(png)
         with Image.open(io.BytesIO(png)) as im:
             size = f"{im.width}x{im.height}"
-        note = f"{s.kind} · {s.theme}{' · four-colour' if s.four_colour else ''} · {s.lang}"
         print(f"{path}  {size}  {len(png) / 1024:.1f} KB")
         rows.append(
             f'<figure><img src="{html.escape(path.name)}" loading="lazy">'
-            f"<figcaption>{html.escape(s.name)} — {html.escape(note)} — {size}, "
+            f"<figcaption>{html.escape(name)} — {html.escape(note)} — {size}, "
             f"{len(png) / 1024:.1f} KB</figcaption></figure>"
         )
     (outdir / "index.html").write_text(
@@ -38,7 +68,7 @@ def gallery(outdir: Path) -> int:
         "figure{margin:0}img{max-width:480px;display:block}</style>\n" + "\n".join(rows) + "\n",
         encoding="utf-8",
     )
-    print(f"{len(samples)} pictures in {outdir} (index.html shows them all)")
+    print(f"{len(pictures)} pictures in {outdir} (index.html shows them all)")
     return 0
 
 

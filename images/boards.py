@@ -9,16 +9,21 @@ from PIL import Image
 from . import draw as dr
 from .labels import text_for
 from .png import to_png
+from .ranked import (
+    COL_GAP,
+    HEAD_H,
+    LIST_TOP,
+    PAD,
+    ROW_H,
+    X_NAME,
+    W,
+    board_frame,
+    board_rows,
+    no_games,
+)
 from .text import clean, fit, fit_size, font
 from .theme import MEDALS, Theme, get_theme
-from .views import DailyBoardView, HistoryView, default_colour
-
-W = 800
-PAD = 32
-ROW_H = 60
-HEAD_H = 130
-COL_GAP = 10
-
+from .views import DailyBoardView, HistoryView
 
 # ----------------------------------------------------------------------------- daily
 X_SCORE, X_PLACE = 600, W - PAD - 18
@@ -29,71 +34,27 @@ def render_daily_image(
 ) -> Image.Image:
     th = get_theme(theme)
     n = len(view.rows)
-    height = HEAD_H + 44 + max(n, 1) * ROW_H + 24 + PAD
+    height = LIST_TOP + max(n, 1) * ROW_H + 24 + PAD
     im, d = dr.canvas((W, height), th)
-    dr.label(d, (PAD, 28), text_for(lang, "img.game"), th)
-    dr.heading(
+    board_frame(
+        im,
         d,
-        (PAD, 52),
-        clean(view.title, text_for(lang, "img.daily")),
-        clean(view.subtitle),
         th,
-        W - 2 * PAD,
+        lang,
+        title=view.title,
+        fallback_title=text_for(lang, "img.daily"),
+        subtitle=view.subtitle,
+        bottom=height - PAD,
+        columns=[
+            ("#", PAD + 40, "ma", 40),
+            (text_for(lang, "img.col.player"), PAD + 80, "la", X_SCORE - 120 - (PAD + 80)),
+            (text_for(lang, "img.col.score"), X_SCORE, "ra", 110),
+            (text_for(lang, "img.col.place"), X_PLACE, "ra", X_PLACE - X_SCORE - COL_GAP),
+        ],
+        empty=n == 0,
     )
-    top = HEAD_H
-    dr.panel(im, (PAD, top, W - PAD, height - PAD), th)
-    name_room = X_SCORE - 120 - (PAD + 132)
-    cols = [
-        ("#", PAD + 40, "ma", 40),
-        (text_for(lang, "img.col.player"), PAD + 80, "la", X_SCORE - 120 - (PAD + 80)),
-        (text_for(lang, "img.col.score"), X_SCORE, "ra", 110),
-        (text_for(lang, "img.col.place"), X_PLACE, "ra", X_PLACE - X_SCORE - COL_GAP),
-    ]
-    for name, x, anchor, room in cols:
-        size = fit_size(name, 15, True, room)
-        d.text(
-            (x, top + 18),
-            fit(name, size, True, room),
-            font=font(size, True),
-            fill=th.dim,
-            anchor=anchor,
-        )
-    y0 = top + 44
-    if n == 0:
-        d.text(
-            (W // 2, y0 + ROW_H // 2),
-            text_for(lang, "img.no_games"),
-            font=font(22),
-            fill=th.faint,
-            anchor="mm",
-        )
-    for i, row in enumerate(view.rows):
-        y = y0 + i * ROW_H
-        cy = y + ROW_H // 2
-        if view.highlight_rank is not None and row.rank == view.highlight_rank:
-            hl = dr.rounded(
-                (W - 2 * PAD - 8, ROW_H - 6), 12, dr.rgba(th.accent, 48), dr.rgba(th.accent), 2
-            )
-            dr.paste(im, hl, (PAD + 4, y + 3))
-        elif i % 2 == 0:
-            d.rectangle((PAD + 2, y, W - PAD - 3, y + ROW_H - 1), fill=th.row_alt)
-        medal = MEDALS.get(row.rank)
-        if medal is not None:
-            dr.paste(im, dr.avatar(36, medal, str(row.rank)), (PAD + 22, cy - 18))
-        else:
-            d.text((PAD + 40, cy), str(row.rank), font=font(20, True), fill=th.dim, anchor="mm")
-        colour = row.colour if row.colour is not None else default_colour(row.name)
-        dr.paste(im, dr.player_avatar(40, row.name, row.initials, colour), (PAD + 80, cy - 20))
-        dr.name_text(
-            d,
-            (PAD + 132, cy),
-            row.name,
-            22,
-            th.text,
-            name_room,
-            text_for(lang, "img.player", n=row.rank),
-            anchor="lm",
-        )
+    name_room = X_SCORE - 120 - X_NAME
+    for row, cy in board_rows(im, d, th, lang, view.rows, view.highlight_rank, name_room):
         d.text(
             (X_SCORE, cy),
             dr.signed(row.score),
@@ -141,13 +102,7 @@ def render_history_image(
         W - 2 * PAD,
     )
     if n == 0:
-        d.text(
-            (W // 2, HEAD_H + MATCH_H // 2),
-            text_for(lang, "img.no_games"),
-            font=font(22),
-            fill=th.faint,
-            anchor="mm",
-        )
+        no_games(d, th, lang, HEAD_H + MATCH_H // 2)
     for i, row in enumerate(view.rows):
         y = HEAD_H + i * (MATCH_H + 12)
         dr.panel(im, (PAD, y, W - PAD, y + MATCH_H), th, radius=14)

@@ -15,6 +15,7 @@ from ..i18n import t
 from ..service import Table
 from ..text.words import suit_text
 from .buttons import HandButton, TableButton, view_of
+from .seats import take_seat_buttons
 
 Style = discord.ButtonStyle
 
@@ -32,9 +33,8 @@ def table_view(table: Table, lang: str) -> discord.ui.View | None:
             ]
         )
     if table.playing:
-        return view_of(
-            [TableButton(tid, "show", label=t("button.show_hand", lang), style=Style.primary)]
-        )
+        show = TableButton(tid, "show", label=t("button.show_hand", lang), style=Style.primary)
+        return view_of([show, *take_seat_buttons(table, lang)])
     if table.finished and not table.is_daily:
         return view_of(
             [TableButton(tid, "rematch", label=t("button.rematch", lang), style=Style.success)]

@@ -8,7 +8,7 @@ from typing import Protocol
 from batak import Action
 from data import MatchSummary
 
-from .model import Actor, CloseReason, Table
+from .model import Actor, CloseReason, SeatRequest, SeatRequestState, Table
 
 
 class TableListener(Protocol):
@@ -42,8 +42,18 @@ class TableListener(Protocol):
         """The computer played a person's turn; ``handed_over`` when it keeps the seat."""
 
     async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
-        """A person left the seat (``change``: left, kicked) or took it back (back);
-        ``name`` is the person's."""
+        """A person left the seat (``change``: left, kicked; left_last when nobody is left
+        and the computers finish the match), took it back (back) or took a computer's
+        seat (took); ``name`` is the person's."""
+
+    async def seat_request(
+        self, table: Table, request: SeatRequest, state: SeatRequestState
+    ) -> None:
+        """A person asks for a computer's seat (``state`` asked: the host is to answer),
+        or the request was approved, refused or came to nothing (void)."""
+
+    async def host_changed(self, table: Table, user_id: int, name: str) -> None:
+        """The host left; ``user_id`` (``name``) hosts the table now."""
 
 
 class NullListener:
@@ -76,6 +86,14 @@ class NullListener:
         return None
 
     async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
+        return None
+
+    async def seat_request(
+        self, table: Table, request: SeatRequest, state: SeatRequestState
+    ) -> None:
+        return None
+
+    async def host_changed(self, table: Table, user_id: int, name: str) -> None:
         return None
 
 

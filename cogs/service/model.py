@@ -80,6 +80,13 @@ class FormerSeat:
     seat: int
     until: int
     name: str
+    user_id: int | None = None
+    """Who it was (rows stored before seats could be taken back hold no id)."""
+    kicked: bool = False
+    """They were removed (by the host or a server manager), so the seat is not theirs
+    to take back without the host."""
+    computer: bool = False
+    """Not a person: a computer played the seat until a person took it."""
 
 
 def _former(raw: Any) -> tuple[FormerSeat, ...]:
@@ -89,8 +96,22 @@ def _former(raw: Any) -> tuple[FormerSeat, ...]:
             continue
         seat, until = _int(entry.get("seat")), _int(entry.get("until"))
         if seat is not None and 0 <= seat < 4 and until is not None:
-            out.append(FormerSeat(seat, until, str(entry.get("name") or "")))
+            user = _int(entry.get("user_id"))
+            kicked, computer = entry.get("kicked") is True, entry.get("computer") is True
+            name = str(entry.get("name") or "")
+            out.append(FormerSeat(seat, until, name, user, kicked, computer))
     return tuple(out)
+
+
+def _former_dict(f: FormerSeat) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": f.seat, "until": f.until, "name": f.name}
+    if f.user_id is not None:
+        out["user_id"] = f.user_id
+    if f.kicked:
+        out["kicked"] = True
+    if f.computer:
+        out["computer"] = True
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +149,9 @@ class TableSettings:
     tables."""
     former_seats: tuple[FormerSeat, ...] = ()
     """People who left their seat during play (past tricks keep their names)."""
+    computers_finish: bool = False
+    """Every person left the match in play: the computers finish it, and it is recorded
+    unrated (``rated`` is False from then on)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     _KEYS = (
@@ -144,6 +168,7 @@ class TableSettings:
         "hints",
         "notify",
         "former_seats",
+        "computers_finish",
     )
 
     @classmethod
@@ -171,6 +196,7 @@ class TableSettings:
             if isinstance(raw.get("notify"), Mapping)
             else {},
             former_seats=_former(raw.get("former_seats")),
+            computers_finish=raw.get("computers_finish") is True,
             extra={k: v for k, v in raw.items() if k not in cls._KEYS},
         )
 
@@ -197,9 +223,9 @@ class TableSettings:
         if self.notify:
             out["notify"] = dict(self.notify)
         if self.former_seats:
-            out["former_seats"] = [
-                {"seat": f.seat, "until": f.until, "name": f.name} for f in self.former_seats
-            ]
+            out["former_seats"] = [_former_dict(f) for f in self.former_seats]
+        if self.computers_finish:
+            out["computers_finish"] = True
         out.update(self.extra)
         return out
 
@@ -333,10 +359,33 @@ class Table:
 
     def former_name(self, seat: int, move: int) -> str | None:
         """The name of the person who held ``seat`` at ``move`` if they have left since."""
+        entry = self.former_seat(seat, move)
+        return None if entry is None or entry.computer else entry.name
+
+    def former_seat(self, seat: int, move: int) -> FormerSeat | None:
+        """Who held ``seat`` at ``move`` if another holds it now (a person who left, or
+        the computer a person took the seat from)."""
         for entry in self.settings.former_seats:
             if entry.seat == seat and move < entry.until:
-                return entry.name
+                return entry
         return None
+
+    def recorded_seats(self) -> tuple[Seat, ...]:
+        """The seats a finished match is recorded with: as they are, but in a match the
+        computers finished for everyone (``computers_finish``) each seat a person left
+        is recorded as theirs with the computer standing in, so it is in their history
+        (unrated, it changes no standing)."""
+        if not self.settings.computers_finish:
+            return self.seats
+        out = list(self.seats)
+        done: set[int] = set()
+        for f in reversed(self.settings.former_seats):  # the last to leave a seat counts
+            s = out[f.seat]
+            if f.user_id is None or f.user_id in done or not s.is_bot or s.bot_level is None:
+                continue
+            out[f.seat] = Seat(f.user_id, s.bot_level, f.name or None)
+            done.add(f.user_id)
+        return tuple(out)
 
     def observation(self, seat: int) -> Observation:
         assert self.match is not None
@@ -354,6 +403,21 @@ class ActResult:
     deal_finished: int | None = None
     """The 0-based index of a deal this action finished, if any."""
     match_finished: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    """A person not seated asks for the seat a computer plays (the host answers)."""
+
+    table: int
+    seat: int
+    user_id: int
+    name: str
+
+
+SeatRequestState = Literal["asked", "approved", "refused", "void"]
+"""A request was made, the host approved or refused it, or it came to nothing (the seat
+was taken or the match ended first)."""
 
 
 def is_preset_unchanged(rules: Rules) -> bool:

@@ -273,7 +273,7 @@ class PlayingTables(TableRegistry):
         try:
             return await self.store.record_match(
                 table.game.guild_id,
-                table.seats,
+                table.recorded_seats(),
                 [d.to_record() for d in match.finished],
                 rules=table.rules.to_dict(),
                 seed=table.settings.match_seed(),
@@ -282,6 +282,7 @@ class PlayingTables(TableRegistry):
                 game_id=table.id,
                 announcements=match_announcements(table),
                 rated=table.settings.rated,
+                computers_finished=table.settings.computers_finish,
             )
         except AlreadyRecordedError as exc:
             log.info("table %s: the match was recorded before (match %s)", table.id, exc.match_id)
@@ -311,9 +312,9 @@ class PlayingTables(TableRegistry):
         assert seat is not None
         move = match.move_number
         if table.controlled_by_bot(seat):
-            self.timers.schedule(
-                key, self.config.bot_delay, lambda: self._timer_fired(table.id, move, False)
-            )
+            # nobody left to watch the computers think: they play at once
+            delay = 0.0 if table.settings.computers_finish else self.config.bot_delay
+            self.timers.schedule(key, delay, lambda: self._timer_fired(table.id, move, False))
             return
         timeout = table.settings.turn_timeout_s
         if timeout:
@@ -357,6 +358,8 @@ class PlayingTables(TableRegistry):
                 if match.move_number != move or match.to_act is None:
                     return
                 seat = match.to_act
+                if not timed_out and not table.controlled_by_bot(seat):
+                    return  # a person took the computer's seat meanwhile: their turn now
                 if timed_out and not table.controlled_by_bot(seat) and _may_pass(table):
                     action: Action = PASS  # a time-out never bids for an absent person
                 else:

@@ -19,7 +19,7 @@ from data import Store
 from ..timers import AsyncioTimers, Timers
 from .errors import ServiceError
 from .listener import Event, NullListener, TableListener
-from .model import ServiceConfig, Table, TableSettings
+from .model import SeatRequest, ServiceConfig, Table, TableSettings
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,9 @@ class TableRegistry:
         self._finished: dict[int, Table] = {}
         self._opening: set[tuple[int, int]] = set()
         """(server, person) of the ``/batak new`` being opened right now."""
+        self._seat_requests: dict[tuple[int, int], SeatRequest] = {}
+        """(table, person) -> their request for a computer's seat, until the host answers
+        (kept in memory: after a restart the person asks again)."""
 
     # ------------------------------------------------------------------ lookups
     def get(self, table_id: int) -> Table:

@@ -37,16 +37,17 @@ from .model import (
     is_preset_unchanged,
     phase_of,
 )
-from .play import PlayingTables
+from .seats import SeatTables
 
 log = logging.getLogger(__name__)
 
 __all__ = ["NOTIFY_MODES", "TableService"]
 
 
-class TableService(PlayingTables):
+class TableService(SeatTables):
     """All tables of the bot, Discord-agnostic: the lobby, the daily match and start-up
-    here; playing in :class:`~cogs.service.play.PlayingTables`, look-ups in
+    here; seats in play in :class:`~cogs.service.seats.SeatTables`, playing in
+    :class:`~cogs.service.play.PlayingTables`, look-ups in
     :class:`~cogs.service.registry.TableRegistry`."""
 
     # ------------------------------------------------------------------ start-up
@@ -285,7 +286,11 @@ class TableService(PlayingTables):
 
     async def leave(self, table_id: int, user_id: int, change: str = "left") -> int:
         """Leave a table: in the lobby the seat empties, in play a computer player takes it
-        (the table is told: ``change`` is left or kicked; past tricks keep the name)."""
+        (the table is told: ``change`` is left or kicked; past tricks keep the name).
+
+        A host who leaves hands the table to the next seated person; the last person to
+        leave a match in play leaves it to the computers, which finish it unrated (a
+        lobby nobody is left at is cancelled)."""
         table = self.get(table_id)
         events: list[Event] = []
         async with self._hold(table):
@@ -296,25 +301,36 @@ class TableService(PlayingTables):
                 raise ServiceError("error.daily_no_leave")
             if table.recording or self.tables.get(table_id) is not table:
                 raise ServiceError("error.recording")  # the match is over: nothing to leave
+            was_host = user_id == table.host_id
             if table.in_lobby:
                 await self.store.leave_game(table_id, user_id)
                 await self._refresh(table)
                 events.append(lambda: self.listener.table_changed(table))
                 if all(s.user_id is None for s in table.seats):
                     await self._cancel_locked(table, "empty", events)
+                elif was_host:
+                    await self._hand_over_host_locked(table, seat, events)
             else:
                 name = table.seats[seat].name or ""
-                former = (*table.settings.former_seats, FormerSeat(seat, table.move, name))
+                former = (
+                    *table.settings.former_seats,
+                    FormerSeat(seat, table.move, name, user_id, kicked=change == "kicked"),
+                )
                 await self.store.leave_game(table_id, user_id, replace_with_bot=table.bot_level)
                 table.game = await self.store.set_game_settings(
                     table_id, replace(table.settings, former_seats=former).to_dict()
                 )
                 table.timeouts[seat] = 0
-                events.append(lambda: self.listener.seat_changed(table, seat, change, name))
+                # the last person out: the computers finish the match, unrated
+                last = all(s.user_id is None for s in table.seats)
+                how = "left_last" if last else change
+                events.append(lambda: self.listener.seat_changed(table, seat, how, name))
                 events.append(lambda: self.listener.table_changed(table))
-                if all(s.user_id is None for s in table.seats):
-                    await self._cancel_locked(table, "empty", events)
+                if last:
+                    await self._computers_finish_locked(table, events)
                 else:
+                    if was_host:
+                        await self._hand_over_host_locked(table, seat, events)
                     self._schedule(table)
         await self._emit(events)
         return seat
@@ -344,6 +360,7 @@ class TableService(PlayingTables):
 
     async def _cancel_locked(self, table: Table, reason: CloseReason, events: list[Event]) -> None:
         self.timers.cancel(self._key(table))
+        self._void_requests(table, events)
         try:
             table.game = await self.store.cancel_game(table.id)
         except GameClosedError:

@@ -119,6 +119,14 @@ def rules_label(m: MatchSummary, lang: str) -> str:
     return t("history.rules", lang, preset=t(f"preset.{m.preset}", lang), deals=m.deals)
 
 
+def rated_word(m: MatchSummary) -> str:
+    """The key of how a match counted: rated, casual, or unrated because the computers
+    finished it after everyone left."""
+    if m.computers_finished:
+        return "history.by_computers"
+    return "history.rated" if m.rated else "history.casual"
+
+
 def history_text(name: str, user_id: int, matches: Sequence[MatchSummary], lang: str) -> str:
     """A player's recent matches (also the picture's screen-reader text), with a line
     about the attached records and how to open one match."""
@@ -137,7 +145,7 @@ def history_text(name: str, user_id: int, matches: Sequence[MatchSummary], lang:
                 total=me.total if me else "?",
             )
             + " · "
-            + t("history.rated" if m.rated else "history.casual", lang)
+            + t(rated_word(m), lang)
         )
     lines.append(t("history.file", lang))
     lines.append(t("history.open", lang, id=matches[0].id if matches else 1))
@@ -154,7 +162,7 @@ def match_deals_text(m: MatchSummary, names: Sequence[str], lang: str) -> str:
         id=m.id,
         date=m.finished_at[:10],
         rules=rules_label(m, lang),
-        rated=t("history.rated" if m.rated else "history.casual", lang),
+        rated=t(rated_word(m), lang),
     )
     lines = [head]
     for i, rec in enumerate(m.records or ()):

@@ -171,7 +171,9 @@ def match_result_text(table: Table, summary: MatchSummary | None, lang: str) -> 
                 change = display_rating(p.rating_after) - display_rating(p.rating_before)
                 line += " " + t("result.rating", lang, change=f"{change:+d}")
         lines.append(line)
-    if summary is not None and not summary.rated:
+    if summary is not None and summary.computers_finished:
+        lines.append(t("result.by_computers", lang))
+    elif summary is not None and not summary.rated:
         lines.append(t("result.casual", lang))
     return "\n".join(lines)
 

@@ -88,7 +88,11 @@ def seat_names(table: Table, lang: str) -> list[str]:
 
 
 def name_at(table: Table, seat: int, move: int, lang: str) -> str:
-    """Who played ``seat`` at ``move``: a person who has left since keeps their name."""
+    """Who played ``seat`` at ``move``: a person who has left since keeps their name, a
+    computer whose seat a person took since is a computer."""
+    former = table.former_seat(seat, move)
+    if former is not None and former.computer:
+        return t("seat.bot", lang, n=seat + 1)
     return table.former_name(seat, move) or seat_name(table.seats[seat], seat, lang)
 
 

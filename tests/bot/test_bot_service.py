@@ -64,6 +64,12 @@ class Recorder:
     async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
         self.events.append(("seat", table.id, seat, change, name))
 
+    async def seat_request(self, table: Table, request: Any, state: str) -> None:
+        self.events.append(("request", table.id, request.seat, request.user_id, state))
+
+    async def host_changed(self, table: Table, user_id: int, name: str) -> None:
+        self.events.append(("host", table.id, user_id, name))
+
 
 async def make_service(
     path: Path, *, timers: FakeTimers | None = None, **config: Any

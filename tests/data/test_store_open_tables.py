@@ -13,6 +13,7 @@ from data import (
     HostHasOpenTableError,
     RematchExistsError,
     Seat,
+    SeatError,
     Store,
 )
 
@@ -130,3 +131,22 @@ async def test_the_indexes_hold_without_the_checks(store: Store) -> None:
     with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)unique"):
         async with store._tx() as db:
             await db.execute("UPDATE games SET rematch_of = ? WHERE id = ?", (old, a.id))
+
+
+async def test_a_new_host_takes_the_claim_unless_they_host_another_table(store: Store) -> None:
+    game = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    await store.join_game(game.id, 8)
+    await store.join_game(game.id, 9)
+    with pytest.raises(SeatError):
+        await store.set_host(game.id, 99)  # not seated: refused, nothing changes
+    await store.leave_game(game.id, HOST)
+    moved = await store.set_host(game.id, 8)
+    assert moved.host_id == 8
+    with pytest.raises(HostHasOpenTableError, match=f"open table {game.id}"):
+        await store.create_game(1, 3, 8, {}, seats=hosted_by(8))  # 8 holds its claim now
+    # 9 already hosts a table of the server: hosts this one too, the claim stays there
+    own = await store.create_game(1, 4, 9, {}, seats=[Seat(), Seat(), Seat(), Seat.human(9)])
+    assert (await store.set_host(game.id, 9)).host_id == 9
+    with pytest.raises(HostHasOpenTableError, match=f"open table {own.id}"):
+        await store.create_game(1, 5, 9, {}, seats=hosted_by(9))
+    await store.create_game(1, 5, 8, {}, seats=hosted_by(8))  # 8 is free again

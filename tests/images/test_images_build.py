@@ -144,7 +144,12 @@ def test_gallery_command_writes_every_sample(tmp_path: object) -> None:
     out = Path(str(tmp_path)) / "gallery"
     assert main(["gallery", str(out)]) == 0
     pngs = sorted(p.name for p in out.glob("*.png"))
-    assert len(pngs) == len(all_samples()) >= 40
+    replays = [
+        "replay-animated.png",
+        *(f"replay-frame-{k}.png" for k in ("auction", "trick", "score")),
+    ]
+    assert len(pngs) == len(all_samples()) + len(replays) and len(pngs) >= 44
+    assert set(replays) <= set(pngs)  # /batak replay's pictures too
     assert (out / "index.html").read_text(encoding="utf-8").count("<img") == len(pngs)
     for name in ("table-forced.png", "table-esli.png", "tr-table.png", "leaderboard.png"):
         assert decode((out / name).read_bytes()).width > 0

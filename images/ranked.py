@@ -1,0 +1,138 @@
+"""What the two ranked boards share (the leaderboard and today's daily board): the
+heading, the panel with its column labels, and the start of each row (its background,
+the rank or medal, the avatar and the name). Each board draws its own number columns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Protocol, TypeVar
+
+from PIL import Image, ImageDraw
+
+from . import draw as dr
+from .labels import text_for
+from .text import clean, fit, fit_size, font
+from .theme import MEDALS, Theme
+from .views import Colour, default_colour
+
+W = 800
+PAD = 32
+ROW_H = 60
+HEAD_H = 130
+COL_GAP = 10  # px between two column labels
+LIST_TOP = HEAD_H + 44
+"""Where the first row starts (under the column labels)."""
+X_NAME = PAD + 132
+"""Where a row's name starts (after the rank and the avatar)."""
+
+Column = tuple[str, int, str, int]
+"""A column label: (text, x, anchor, room in px); a right-aligned label may reach its
+left neighbour's edge."""
+
+
+def board_frame(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    th: Theme,
+    lang: str,
+    *,
+    title: str,
+    fallback_title: str,
+    subtitle: str,
+    bottom: int,
+    columns: Sequence[Column],
+    empty: bool,
+) -> None:
+    """The board's heading, its panel (down to ``bottom``) with the column labels, and
+    the "no games" line when it has no row."""
+    dr.label(d, (PAD, 28), text_for(lang, "img.game"), th)
+    dr.heading(d, (PAD, 52), clean(title, fallback_title), clean(subtitle), th, W - 2 * PAD)
+    dr.panel(im, (PAD, HEAD_H, W - PAD, bottom), th)
+    for name, x, anchor, room in columns:
+        size = fit_size(name, 15, True, room)
+        label = fit(name, size, True, room)
+        d.text((x, HEAD_H + 18), label, font=font(size, True), fill=th.dim, anchor=anchor)
+    if empty:
+        no_games(d, th, lang, LIST_TOP + ROW_H // 2)
+
+
+def no_games(d: ImageDraw.ImageDraw, th: Theme, lang: str, y: int) -> None:
+    """The line of a board with nothing to list, centred at ``y``."""
+    d.text((W // 2, y), text_for(lang, "img.no_games"), font=font(22), fill=th.faint, anchor="mm")
+
+
+class RankedRow(Protocol):
+    """A row of a ranked board (a leaderboard row, a daily board row)."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def initials(self) -> str: ...
+    @property
+    def colour(self) -> Colour | None: ...
+
+
+def board_row(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    th: Theme,
+    lang: str,
+    index: int,
+    row: RankedRow,
+    *,
+    highlight_rank: int | None,
+    name_room: int,
+) -> int:
+    """The start of row ``index`` (0-based): a highlight for the reader's own row
+    (``highlight_rank``), else every other row shaded; the medal (or rank), the avatar
+    and the name. Returns the row's middle (y) for the board's own columns."""
+    rank, name = row.rank, row.name
+    y = LIST_TOP + index * ROW_H
+    cy = y + ROW_H // 2
+    if highlight_rank is not None and rank == highlight_rank:
+        hl = dr.rounded(
+            (W - 2 * PAD - 8, ROW_H - 6), 12, dr.rgba(th.accent, 48), dr.rgba(th.accent), 2
+        )
+        dr.paste(im, hl, (PAD + 4, y + 3))
+    elif index % 2 == 0:
+        d.rectangle((PAD + 2, y, W - PAD - 3, y + ROW_H - 1), fill=th.row_alt)
+    medal = MEDALS.get(rank)
+    if medal is not None:
+        dr.paste(im, dr.avatar(36, medal, str(rank)), (PAD + 22, cy - 18))
+    else:
+        d.text((PAD + 40, cy), str(rank), font=font(20, True), fill=th.dim, anchor="mm")
+    shade = row.colour if row.colour is not None else default_colour(name)
+    dr.paste(im, dr.player_avatar(40, name, row.initials, shade), (PAD + 80, cy - 20))
+    dr.name_text(
+        d,
+        (X_NAME, cy),
+        name,
+        22,
+        th.text,
+        name_room,
+        text_for(lang, "img.player", n=rank),
+        anchor="lm",
+    )
+    return cy
+
+
+R = TypeVar("R", bound=RankedRow)
+
+
+def board_rows(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    th: Theme,
+    lang: str,
+    rows: Sequence[R],
+    highlight_rank: int | None,
+    name_room: int,
+) -> Iterator[tuple[R, int]]:
+    """Draw the start of each row (:func:`board_row`); yields each row with its middle."""
+    for i, row in enumerate(rows):
+        yield (
+            row,
+            board_row(im, d, th, lang, i, row, highlight_rank=highlight_rank, name_room=name_room),
+        )

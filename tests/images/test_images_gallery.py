@@ -1,0 +1,49 @@
+"""``make gallery``: the README's Gallery section names files the gallery really writes,
+and the replay pictures are there (the samples' own pictures are tested elsewhere)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from PIL import Image
+
+from images.__main__ import replay_pictures
+from images.samples import all_samples
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def gallery_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n## Gallery\n")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def test_the_readme_names_only_pictures_the_gallery_writes() -> None:
+    replays = replay_pictures()
+    written = {s.name for s in all_samples()} | {name for name, _note, _png in replays}
+    named = set(re.findall(r"`([a-z0-9-]+)\.png`", gallery_section()))
+    assert len(named) >= 20
+    assert sorted(named - written) == []
+    # one of each kind a command shows is named
+    for kind in ("table", "auction", "hand", "deal", "match", "leaderboard", "daily", "history"):
+        assert any(n.startswith(kind) for n in named), kind
+
+
+def test_the_replay_pictures_are_its_frames_and_the_animation() -> None:
+    pictures = {name: png for name, _note, png in replay_pictures()}
+    assert set(pictures) == {
+        "replay-frame-auction",
+        "replay-frame-trick",
+        "replay-frame-score",
+        "replay-animated",
+    }
+    with Image.open(io.BytesIO(pictures["replay-animated"])) as im:
+        assert getattr(im, "n_frames", 1) > 3
+    frames = [pictures[f"replay-frame-{k}"] for k in ("auction", "trick", "score")]
+    assert len(set(frames)) == 3  # three different pictures
+    for png in frames:
+        with Image.open(io.BytesIO(png)) as im:
+            assert im.size == (720, 760) and getattr(im, "n_frames", 1) == 1
