@@ -10,9 +10,8 @@
 
 from __future__ import annotations
 
-from test_bot_e2e import FAST, PATIENCE, clean_run, ids, open_table_with_bots
-from test_bot_standings_e2e import answers, text_of
-
+from tests.bot.e2e_helpers import FAST, PATIENCE, answers, clean_run, ids, open_table_with_bots
+from tests.bot.e2e_helpers import answer_text as text_of
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.fixtures import running_bot
 from tests.fakediscord.server import InteractionRecord, MessageRecord
