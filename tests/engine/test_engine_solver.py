@@ -298,3 +298,21 @@ def test_the_leader_cashes_two_suits_while_the_trump_holders_follow() -> None:
         deal = Deal.position(rules, hands, trump=Suit.H, holder=0, bid=1, leader=0)
         expected = brute(deal, side_of(rules, 0))
         assert solve(rules, hands, Suit.H, leader=0, holder=0) == expected
+
+
+def test_the_benchmarks_print_their_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    # tiny runs: the figures are the machine's, only the shape of the answer is checked
+    assert cli_main(["solve-bench", "--deals", "1", "--presets", "koz-maca"]) == 0
+    out = capsys.readouterr().out
+    assert "p50 ms" in out and "\n   13 " in out and "\n    1 " in out
+    code = cli_main(
+        ["review-bench", "--deals", "1", "--presets", "koz-maca", "--seats", "none"]
+        + ["--par-nodes", "2000", "--step-nodes", "500"]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "whole review" in out and "par exact in " in out and " of 1 deals" in out
+    assert cli_main(["review-bench", "--seats", "north"]) == 2
+    assert "--seats: 'north' is not a seat 0..3" in capsys.readouterr().err
+    assert cli_main(["review-bench", "--presets", "bridge"]) == 2
+    assert "--presets: 'bridge' is not a preset" in capsys.readouterr().err
