@@ -26,9 +26,10 @@ What keeps it small:
   still in play (cards already played count as gaps closed) win and lose the
   same tricks, so only one of them is tried;
 - move ordering: at a lead the card stored in the table first, then the leads
-  that refuted most tests so far (a history table per seat), then the top card
-  of a suit before low cards; when following, the cheapest card that takes the
-  lead first, low cards when a partner already wins it.
+  that refuted most tests so far (a history table per seat, by suit and place
+  among the cards still out), then the top card of a suit before low cards;
+  when following, the cheapest card that takes the lead first, low cards when
+  a partner already wins it.
 
 The ordering changes only how fast the answer is found, never the answer: the
 search is exact.
@@ -95,7 +96,7 @@ class Solver:
         self.nodes = 0
         self._limit = -1
         self._pkey = 0
-        self._hist = [0] * 208
+        self._hist = [0] * 256
         self._pentry = -1
 
     @property
@@ -370,9 +371,9 @@ class Solver:
         cands = distinct_cards(legal, rest)
         if len(cands) > 1:
             hist = self._hist
-            base = leader * 52
+            base = leader * 64
             order = [
-                (_HIST_TOP - min(hist[base + c], _HIST_TOP - 1)) << 12
+                (_HIST_TOP - min(hist[base + _hplace(c, rest)], _HIST_TOP - 1)) << 12
                 | (_lead_order(c, rest) + 16) << 6
                 | c
                 for c in cands
@@ -399,7 +400,7 @@ class Solver:
             if ok is maximising:
                 result = ok
                 best = card
-                self._hist[leader * 52 + card] += len(cands)
+                self._hist[leader * 64 + _hplace(card, rest)] += len(cands)
                 break
         if result:
             lo = max(lo, need)
@@ -424,6 +425,12 @@ class Solver:
             order = [v if beat >> (v & 63) & 1 else v | 1 << 12 for v in order]
         order.sort()
         return [v & 63 for v in order]
+
+
+def _hplace(card: Card, rest: CardMask) -> int:
+    """The history table's name for ``card``: its suit and how many cards still out
+    rank above it there (so that "lead the second-best heart" is learnt once)."""
+    return (card // 13) << 4 | (rest & ABOVE[card]).bit_count()
 
 
 def _lead_order(card: Card, rest: CardMask) -> int:

@@ -305,10 +305,8 @@ def test_the_benchmarks_print_their_tables(capsys: pytest.CaptureFixture[str]) -
     assert cli_main(["solve-bench", "--deals", "1", "--presets", "koz-maca"]) == 0
     out = capsys.readouterr().out
     assert "p50 ms" in out and "\n   13 " in out and "\n    1 " in out
-    code = cli_main(
-        ["review-bench", "--deals", "1", "--presets", "koz-maca", "--seats", "none"]
-        + ["--par-nodes", "2000", "--step-nodes", "500"]
-    )
+    tiny = ["--deals", "1", "--presets", "koz-maca", "--par-nodes", "2000", "--step-nodes", "500"]
+    code = cli_main(["review-bench", *tiny, "--seats", "none"])
     assert code == 0
     out = capsys.readouterr().out
     assert "whole review" in out and "par exact in " in out and " of 1 deals" in out
