@@ -57,6 +57,7 @@ bench: $(VENV)/.installed $(VENV)/.native
 	$(PY) -m batak bench
 	$(PY) -m batak playout-bench
 	$(PY) -m batak solve-bench
+	$(PY) -m batak review-bench
 	$(PY) -m images bench
 	$(PY) -m images replay-bench
 	$(PY) -m data bench

@@ -147,6 +147,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated presets (default standard,classic,esli,koz-maca)",
     )
     sb.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
+    rb = sub.add_parser(
+        "review-bench",
+        help="post-deal review: time per deal, how often the par is exact within the budget",
+    )
+    rb.add_argument("--deals", type=int, default=3, help="deals per preset (default 3)")
+    rb.add_argument(
+        "--presets",
+        default="standard,classic,esli,koz-maca",
+        help="comma-separated presets (default standard,classic,esli,koz-maca)",
+    )
+    rb.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
+    rb.add_argument(
+        "--seats",
+        default="0",
+        help="comma-separated seats whose decisions are judged, or 'none' (default 0)",
+    )
+    rb.add_argument("--par-nodes", type=int, default=None, help="solver nodes for the par")
+    rb.add_argument("--step-nodes", type=int, default=None, help="solver nodes per later position")
     return parser
 
 
@@ -163,6 +181,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_solve(sys.stdin, sys.stdout, sys.stderr)
         if args.command == "solve-bench":
             return cmd_solve_bench(args)
+        if args.command == "review-bench":
+            return cmd_review_bench(args)
         if args.command == "playout-bench":
             return cmd_playout_bench(args)
         return cmd_bench(args)
@@ -637,11 +657,9 @@ def cmd_solve_bench(args: argparse.Namespace) -> int:
 
     from batak.solver import Position, Solver
 
-    names = [n.strip() for n in args.presets.split(",") if n.strip()]
-    for name in names:
-        if name not in PRESET_NAMES:
-            print(f"error: --presets: {name!r} is not a preset", file=sys.stderr)
-            return 2
+    names = _bench_presets(args.presets)
+    if names is None:
+        return 2
     if args.deals < 1:
         print("error: --deals must be at least 1", file=sys.stderr)
         return 2
@@ -650,7 +668,8 @@ def cmd_solve_bench(args: argparse.Namespace) -> int:
     print(
         f"double-dummy solver: {args.deals} deal(s) each of {', '.join(names)}; every trick "
         "start of the deals as played by 'easy' bots; a fresh solver per position; "
-        "times are this process's CPU time (one core), so a busy machine does not inflate them"
+        "times are this process's CPU time (one core), so a busy machine does not inflate them "
+        f"(load average {', '.join(f'{x:.1f}' for x in os.getloadavg())})"
     )
     for p, name in enumerate(names):
         rules = preset(name)
@@ -694,6 +713,103 @@ def cmd_solve_bench(args: argparse.Namespace) -> int:
             f"{left:>5} {len(ts):>9} {statistics.median(ts):>9.1f} {_pct(ts, 0.95):>9.1f} "
             f"{max(ts):>9.1f} {statistics.median(nodes[left]):>10.0f}"
         )
+    return 0
+
+
+def _bench_presets(text: str) -> list[str] | None:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in PRESET_NAMES:
+            print(f"error: --presets: {name!r} is not a preset", file=sys.stderr)
+            return None
+    return names
+
+
+def cmd_review_bench(args: argparse.Namespace) -> int:
+    """Post-deal reviews of bot-played deals: CPU time per review (the double-dummy
+    part and the judged decisions apart) and how often the par came out exact."""
+    import statistics
+
+    from batak.review import PAR_NODES, STEP_NODES, costliest, double_dummy_path, judge_seat
+
+    names = _bench_presets(args.presets)
+    if names is None:
+        return 2
+    if args.deals < 1:
+        print("error: --deals must be at least 1", file=sys.stderr)
+        return 2
+    seats: list[int] = []
+    if args.seats.strip() != "none":
+        for part in args.seats.split(","):
+            if part.strip() not in ("0", "1", "2", "3"):
+                print(f"error: --seats: {part.strip()!r} is not a seat 0..3", file=sys.stderr)
+                return 2
+            seats.append(int(part))
+    par_nodes = PAR_NODES if args.par_nodes is None else args.par_nodes
+    step_nodes = STEP_NODES if args.step_nodes is None else args.step_nodes
+    if par_nodes < 1 or step_nodes < 1:
+        print("error: --par-nodes and --step-nodes must be at least 1", file=sys.stderr)
+        return 2
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"post-deal review: {args.deals} deal(s) each of {', '.join(names)} played by 'easy' "
+        f"bots; par budget {par_nodes} nodes, {step_nodes} per later position; decisions "
+        f"judged for seat(s) {','.join(map(str, seats)) or 'none'}; CPU time of this "
+        f"process (load average {load})"
+    )
+    dd_times: list[float] = []
+    judge_times: list[float] = []
+    exact = 0
+    solved = 0
+    positions = 0
+    about_cards: list[int] = []
+    for p, name in enumerate(names):
+        rules = preset(name)
+        for record in selfplay_records(rules, args.deals, args.seed * 1000 + p, ["easy"] * 4):
+            deal = _replay_record(record)
+            start = time.process_time()
+            path = double_dummy_path(deal, par_nodes=par_nodes, step_nodes=step_nodes)
+            dd_times.append(time.process_time() - start)
+            start = time.process_time()
+            for seat in seats:
+                costliest(judge_seat(deal, seat))
+            judge_times.append(time.process_time() - start)
+            solved += sum(1 for v in path if v is not None)
+            positions += len(path)
+            if path[0] is not None:
+                exact += 1
+                shown = f"par {path[0]}"
+            else:
+                first = next(k for k, v in enumerate(path) if v is not None)
+                about_cards.append(first)
+                shown = f"about {path[first]} (after {first} cards)"
+            print(
+                f"  {name}: {shown}, {dd_times[-1]:.2f} s double-dummy, "
+                f"{judge_times[-1]:.2f} s decisions",
+                file=sys.stderr,
+            )
+    deals = len(dd_times)
+    totals = [a + b for a, b in zip(dd_times, judge_times, strict=True)]
+    print(f"{'part':<13} {'p50 s':>7} {'p95 s':>7} {'max s':>7}")
+    for label, values in (
+        ("double-dummy", dd_times),
+        ("decisions", judge_times),
+        ("whole review", totals),
+    ):
+        print(
+            f"{label:<13} {statistics.median(values):>7.2f} {_pct(values, 0.95):>7.2f} "
+            f"{max(values):>7.2f}"
+        )
+    print(
+        f"par exact in {exact} of {deals} deals ({100 * exact / deals:.0f}%), 'about N' in "
+        f"{deals - exact}"
+        + (
+            f" (counted after {statistics.median(about_cards):.0f} cards, median)"
+            if about_cards
+            else ""
+        )
+        + f"; positions solved {solved} of {positions} ({100 * solved / positions:.0f}%)"
+    )
     return 0
 
 

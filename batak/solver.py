@@ -9,18 +9,30 @@ computer player needs.
 
 The search is a null-window alpha-beta over the trick count ("can the side
 still take ``need`` tricks?"), stepped from a quick estimate as in MTD(f).
-Three things keep it small:
+What keeps it small:
 
 - a transposition table at every trick boundary, keyed on the *relative* ranks
   of the cards still out (who holds the highest spade left, the next, …), so
   positions that differ only in which low cards were played already meet;
-  it stores a lower and an upper bound and is kept between calls on one
-  :class:`Solver`;
+  it stores a lower and an upper bound (one packed int) and the card that
+  last refuted the test, and is kept between calls on one :class:`Solver`;
+- sure tricks at each trick boundary: the top trumps held in one hand, and the
+  leader's top cards of the side suits it can cash while every other trump
+  holder must still follow, settle many tests without a search;
+- an enhanced transposition cutoff at the trick's last card: every candidate's
+  next position is first only looked up (sure tricks, the table), and when one
+  of them already settles the test the others are not searched;
 - equivalent cards: cards of one hand that are neighbours among the cards
   still in play (cards already played count as gaps closed) win and lose the
   same tricks, so only one of them is tried;
-- move ordering: the cheapest card that takes the lead in the trick first,
-  low cards when a partner already wins it.
+- move ordering: at a lead the card stored in the table first, then the leads
+  that refuted most tests so far (a history table per seat, by suit and place
+  among the cards still out), then the top card of a suit before low cards;
+  when following, the cheapest card that takes the lead first, low cards when
+  a partner already wins it.
+
+The ordering changes only how fast the answer is found, never the answer: the
+search is exact.
 
 The rules of play (legal cards, who wins a trick, when trump breaks) are the
 engine's own, all from :mod:`batak.play`. A test plays thousands of small
@@ -39,6 +51,7 @@ from batak.play import breaks_trump, broken_at_start, lead_code, legal_mask, tri
 from batak.rules import Rules, RulesError
 from batak.solver_types import BudgetExceeded, Position, PositionError
 
+_HIST_TOP: Final = 1 << 30
 _RANK: Final = tuple(c % 13 for c in range(52))
 
 
@@ -48,14 +61,17 @@ class Solver:
     The transposition table is kept between calls, so the positions of one
     deal (a review walks through all of them) share their work. Make a new
     solver for another deal's contract or when memory matters
-    (:attr:`table_size` entries, about 200 bytes each).
+    (:attr:`table_size` entries, about 90 bytes each).
     """
 
     __slots__ = (
         "_cheap",
+        "_hist",
         "_lead_rule",
         "_limit",
         "_overtake",
+        "_pentry",
+        "_pkey",
         "_side",
         "_tmask",
         "_tt",
@@ -76,9 +92,12 @@ class Solver:
             self._side = tuple(s % 2 == holder % 2 for s in range(4))
         else:
             self._side = tuple(s == holder for s in range(4))
-        self._tt: dict[int, tuple[int, int, int]] = {}
+        self._tt: dict[int, int] = {}
         self.nodes = 0
         self._limit = -1
+        self._pkey = 0
+        self._hist = [0] * 256
+        self._pentry = -1
 
     @property
     def table_size(self) -> int:
@@ -160,31 +179,99 @@ class Solver:
         maximising = self._side[seat]
         rule = self._lead_rule
         led = trick[0]
+        if n == 3:
+            return self._last_card(hands, trick, leader, broken, need, cands, maximising)
         for card in cands:
             nb = broken or breaks_trump(rule, tmask, led, card)
             hands[seat] = hand ^ (1 << card)
             trick.append(card)
-            if n == 3:
-                winner = (leader + trick_best(trick, tmask)) % 4
-                ok = self._boundary(hands, winner, nb, need - 1 if self._side[winner] else need)
-            else:
-                ok = self._search(hands, trick, leader, nb, need)
+            ok = self._search(hands, trick, leader, nb, need)
             trick.pop()
             hands[seat] = hand
             if ok is maximising:
                 return ok
         return not maximising
 
-    def _boundary(self, hands: list[CardMask], leader: int, broken: bool, need: int) -> bool:
+    def _last_card(
+        self,
+        hands: list[CardMask],
+        trick: list[Card],
+        leader: int,
+        broken: bool,
+        need: int,
+        cands: list[Card],
+        maximising: bool,
+    ) -> bool:
+        """The fourth card of a trick. Every candidate's next position is first only
+        looked up (bounds, the table): when one of them already settles the question,
+        the others need no search (an enhanced transposition cutoff)."""
+        tmask = self._tmask
+        seat = (leader + 3) % 4
+        hand = hands[seat]
+        rule = self._lead_rule
+        led = trick[0]
+        side = self._side
+        if len(cands) == 1:
+            card = cands[0]
+            nb = broken or breaks_trump(rule, tmask, led, card)
+            hands[seat] = hand ^ (1 << card)
+            trick.append(card)
+            winner = (leader + trick_best(trick, tmask)) % 4
+            trick.pop()
+            ok = self._boundary(hands, winner, nb, need - 1 if side[winner] else need)
+            hands[seat] = hand
+            return ok
+        open_cards: list[int] = []
+        open_keys: list[int] = []
+        for card in cands:
+            nb = broken or breaks_trump(rule, tmask, led, card)
+            hands[seat] = hand ^ (1 << card)
+            trick.append(card)
+            winner = (leader + trick_best(trick, tmask)) % 4
+            trick.pop()
+            found = self._probe(hands, winner, nb, need - 1 if side[winner] else need)
+            hands[seat] = hand
+            if found >= 0:
+                if (found == 1) is maximising:
+                    return maximising
+            else:
+                open_cards.append(card)
+                open_keys.append(self._pkey)
+        for i in range(len(open_cards)):
+            card = open_cards[i]
+            nb = broken or breaks_trump(rule, tmask, led, card)
+            hands[seat] = hand ^ (1 << card)
+            trick.append(card)
+            winner = (leader + trick_best(trick, tmask)) % 4
+            trick.pop()
+            nd = need - 1 if side[winner] else need
+            key = open_keys[i]
+            # the search of an earlier card may have settled this one meanwhile
+            entry = self._tt.get(key, -1)
+            if entry >= 0 and (nd <= entry & 15 or nd > entry >> 4 & 15):
+                ok = nd <= entry & 15
+            else:
+                ok = self._expand(hands, winner, nb, nd, key, entry)
+            hands[seat] = hand
+            if ok is maximising:
+                return ok
+        return not maximising
+
+    def _probe(self, hands: list[CardMask], leader: int, broken: bool, need: int) -> int:
+        """What the cheap tests tell of a trick boundary: 1 the side takes ``need``
+        tricks, 0 it cannot, -1 a search must tell. Leaves the table key and entry
+        of the position in ``_pkey`` / ``_pentry`` (entry -1: none)."""
+        self._pentry = -1
         if need <= 0:
-            return True
+            return 1
         left = hands[leader].bit_count()
         if need > left:
-            return False
+            return 0
         tmask = self._tmask
+        side = self._side
         if left == 1:
             cards = [hands[(leader + k) % 4].bit_length() - 1 for k in range(4)]
-            return self._side[(leader + trick_best(cards, tmask)) % 4]
+            return 1 if side[(leader + trick_best(cards, tmask)) % 4] else 0
         rest = hands[0] | hands[1] | hands[2] | hands[3]
         trumps = rest & tmask
         own = hands[leader]
@@ -201,16 +288,19 @@ class Solver:
             while trumps and held >> (trumps.bit_length() - 1) & 1:
                 run += 1
                 trumps ^= 1 << (trumps.bit_length() - 1)
-            if self._side[owner]:
+            if side[owner]:
                 if need <= run:
-                    return True
+                    return 1
             elif need > left - run:
-                return False
+                return 0
             if owner == leader:
                 lead_run = run
         # The leader's top cards of a side suit win while every other hand that holds
         # a trump still has to follow that suit; the leader keeps the lead meanwhile.
-        ruffers = [h for h in hands if h != own and h & tmask]
+        ruffers = []
+        for h in hands:
+            if h != own and h & tmask:
+                ruffers.append(h)
         if not ruffers:
             # nobody else holds a trump: cash every suit, and every own trump wins
             cash = (own & tmask).bit_count()
@@ -225,41 +315,71 @@ class Solver:
             for suit_mask in SUIT_MASKS:
                 if suit_mask == tmask or not own & suit_mask:
                     continue
-                limit = min((h & suit_mask).bit_count() for h in ruffers)
+                limit = 13
+                for h in ruffers:
+                    k = (h & suit_mask).bit_count()
+                    if k < limit:
+                        limit = k
                 r = rest & suit_mask
                 c = 0
                 while c < limit and own >> (r.bit_length() - 1) & 1:
                     c += 1
                     r ^= 1 << (r.bit_length() - 1)
-                if c > best:
-                    best = c
+                best += c
             cash = best + lead_run
         if cash:
-            if self._side[leader]:
+            if side[leader]:
                 if need <= cash:
-                    return True
+                    return 1
             elif need > left - cash:
-                return False
+                return 0
+        key = _key(hands, leader, broken)
+        self._pkey = key
+        entry = self._tt.get(key, -1)
+        self._pentry = entry
+        if entry >= 0:
+            if need <= entry & 15:
+                return 1
+            if need > entry >> 4 & 15:
+                return 0
+        return -1
+
+    def _boundary(self, hands: list[CardMask], leader: int, broken: bool, need: int) -> bool:
+        found = self._probe(hands, leader, broken, need)
+        if found >= 0:
+            return found == 1
+        return self._expand(hands, leader, broken, need, self._pkey, self._pentry)
+
+    def _expand(
+        self, hands: list[CardMask], leader: int, broken: bool, need: int, key: int, entry: int
+    ) -> bool:
+        """Search a trick boundary the cheap tests left open (:meth:`_probe` gave
+        ``key`` and ``entry``)."""
         if 0 <= self._limit <= self.nodes:
             raise BudgetExceeded(self.nodes)
-        key = _key(hands, leader, broken)
-        tt = self._tt
-        entry = tt.get(key)
-        first = -1
-        if entry is not None:
-            lo, hi, first = entry
-            if need <= lo:
-                return True
-            if need > hi:
-                return False
+        if entry >= 0:
+            lo = entry & 15
+            hi = entry >> 4 & 15
+            first = (entry >> 8) - 1
         else:
-            lo, hi = 0, left
+            lo, hi, first = 0, hands[leader].bit_count(), -1
         self.nodes += 1
+        tmask = self._tmask
+        rest = hands[0] | hands[1] | hands[2] | hands[3]
         hand = hands[leader]
         legal = legal_mask(hand, (), tmask, broken, self._overtake)
         cands = distinct_cards(legal, rest)
         if len(cands) > 1:
-            cands.sort(key=lambda c: _lead_order(c, rest))
+            hist = self._hist
+            base = leader * 64
+            order = [
+                (_HIST_TOP - min(hist[base + _hplace(c, rest)], _HIST_TOP - 1)) << 12
+                | (_lead_order(c, rest) + 16) << 6
+                | c
+                for c in cands
+            ]
+            order.sort()
+            cands = [v & 63 for v in order]
             if first >= 0:
                 card = _from_place(first, rest)
                 if card != cands[0] and card in cands:
@@ -280,12 +400,14 @@ class Solver:
             if ok is maximising:
                 result = ok
                 best = card
+                self._hist[leader * 64 + _hplace(card, rest)] += len(cands)
                 break
         if result:
             lo = max(lo, need)
         else:
             hi = min(hi, need - 1)
-        tt[key] = (lo, hi, _place(best, rest) if result is maximising else first)
+        place = _place(best, rest) if result is maximising else first
+        self._tt[key] = lo | hi << 4 | (place + 1) << 8
         return result
 
     def _order_follow(
@@ -295,17 +417,20 @@ class Solver:
         bi = trick_best(trick, tmask)
         best = trick[bi]
         side = self._side
-        cheap = self._cheap.__getitem__
-        if side[(leader + bi) % 4] == side[seat]:
-            return sorted(cands, key=cheap)
-        beat = ABOVE[best] if tmask >> best & 1 else ABOVE[best] | tmask
-        winners = [c for c in cands if beat >> c & 1]
-        if not winners:
-            return sorted(cands, key=cheap)
-        losers = [c for c in cands if not beat >> c & 1]
-        winners.sort(key=cheap)
-        losers.sort(key=cheap)
-        return winners + losers
+        cheap = self._cheap
+        order = [cheap[c] << 6 | c for c in cands]
+        if side[(leader + bi) % 4] != side[seat]:
+            beat = ABOVE[best] if tmask >> best & 1 else ABOVE[best] | tmask
+            # winners first: a card that beats the trick's best sorts 64 places earlier
+            order = [v if beat >> (v & 63) & 1 else v | 1 << 12 for v in order]
+        order.sort()
+        return [v & 63 for v in order]
+
+
+def _hplace(card: Card, rest: CardMask) -> int:
+    """The history table's name for ``card``: its suit and how many cards still out
+    rank above it there (so that "lead the second-best heart" is learnt once)."""
+    return (card // 13) << 4 | (rest & ABOVE[card]).bit_count()
 
 
 def _lead_order(card: Card, rest: CardMask) -> int:
@@ -353,7 +478,7 @@ _PACK6: Final = _compress_table(6)
 _POP7: Final = tuple(m.bit_count() for m in range(128))
 
 
-def _key(hands: Sequence[CardMask], leader: int, broken: bool) -> int:
+def _key(hands: list[CardMask], leader: int, broken: bool) -> int:
     """The table key: per suit, how many of its cards are still out and who holds
     them in rank order (two bit planes packed over the cards still out), then
     leader and broken.
@@ -364,24 +489,28 @@ def _key(hands: Sequence[CardMask], leader: int, broken: bool) -> int:
     plane_a = h1 | h3
     plane_b = hands[2] | h3
     rest = hands[0] | h1 | hands[2] | h3
-    key = leader << 1 | broken
-    pack7, pack6, pop7 = _PACK7, _PACK6, _POP7
-    for shift in (0, 13, 26, 39):
-        r = rest >> shift & 0x1FFF
-        if not r:
-            key <<= 4
-            continue
-        a = plane_a >> shift & 0x1FFF
-        b = plane_b >> shift & 0x1FFF
-        rl = r & 0x7F
-        rh = r >> 7 << 6
-        gap = pop7[rl]
-        rl <<= 7
-        pa = pack7[rl | a & 0x7F] | pack6[rh | a >> 7] << gap
-        pb = pack7[rl | b & 0x7F] | pack6[rh | b >> 7] << gap
-        # 4 bits of count, then the two planes, 13 bits each
-        key = (key << 4 | r.bit_count()) << 26 | pa << 13 | pb
-    return key
+    # Two halves of two suits each (30 bits a suit), so that only the last step
+    # works on a number wider than a machine word.
+    halves = [0, 0]
+    for half in range(2):
+        part = 0
+        for shift in (half * 26, half * 26 + 13):
+            r = rest >> shift & 0x1FFF
+            if not r:
+                part <<= 30
+                continue
+            a = plane_a >> shift & 0x1FFF
+            b = plane_b >> shift & 0x1FFF
+            rl = r & 0x7F
+            rh = r >> 7 << 6
+            gap = _POP7[rl]
+            rl <<= 7
+            pa = _PACK7[rl | a & 0x7F] | _PACK6[rh | a >> 7] << gap
+            pb = _PACK7[rl | b & 0x7F] | _PACK6[rh | b >> 7] << gap
+            # 4 bits of count, then the two planes, 13 bits each
+            part = part << 30 | r.bit_count() << 26 | pa << 13 | pb
+        halves[half] = part
+    return (halves[0] << 60 | halves[1]) << 3 | leader << 1 | broken
 
 
 # --- convenience -----------------------------------------------------------------

@@ -260,3 +260,57 @@ def test_a_node_budget_stops_the_search_and_keeps_what_it_found() -> None:
         small, small_pos = random_endgame(rng, rules, 2)
         answer = Solver(rules, small_pos.trump, small_pos.holder).solve(small_pos, max_nodes=10**4)
         assert answer == brute(small, side_of(rules, small_pos.holder))
+
+
+def test_answers_do_not_depend_on_what_the_solver_solved_before() -> None:
+    # The table and the history that orders the leads carry over between calls; they
+    # may change how fast an answer comes, never the answer.
+    rules = preset("standard")
+    rng = random.Random(21)
+    positions = []
+    while len(positions) < 40:
+        _, pos = random_endgame(rng, rules, 4)
+        if pos.trump is Suit.S and pos.holder == 0:
+            positions.append(pos)
+    alone = [Solver(rules, Suit.S, 0).solve(p) for p in positions]
+    shared = Solver(rules, Suit.S, 0)
+    forward = [shared.solve(p) for p in positions]
+    backward = Solver(rules, Suit.S, 0)
+    reverse = [backward.solve(p) for p in reversed(positions)][::-1]
+    assert forward == alone == reverse
+
+
+def test_the_leader_cashes_two_suits_while_the_trump_holders_follow() -> None:
+    # Seat 0 leads the top spade and the top diamond; the only other trump (hearts)
+    # holder, seat 2, has to follow both times, so both win; the 2C loses.
+    rules = preset("standard")
+    hands = [
+        mask_of([parse_card(c) for c in ("AS", "AD", "2C")]),
+        mask_of([parse_card(c) for c in ("3S", "3D", "AC")]),
+        mask_of([parse_card(c) for c in ("4S", "4D", "2H")]),
+        mask_of([parse_card(c) for c in ("5S", "5D", "KC")]),
+    ]
+    assert solve(rules, hands, Suit.H, leader=0, holder=0) == 2
+    # seat 2 void in diamonds (and with a trump to lead back), or in both suits:
+    # the count now comes from the search, checked against the plain minimax
+    for seat2 in (("4S", "2H", "3H"), ("2H", "3H", "4C")):
+        hands[2] = mask_of([parse_card(c) for c in seat2])
+        deal = Deal.position(rules, hands, trump=Suit.H, holder=0, bid=1, leader=0)
+        expected = brute(deal, side_of(rules, 0))
+        assert solve(rules, hands, Suit.H, leader=0, holder=0) == expected
+
+
+def test_the_benchmarks_print_their_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    # tiny runs: the figures are the machine's, only the shape of the answer is checked
+    assert cli_main(["solve-bench", "--deals", "1", "--presets", "koz-maca"]) == 0
+    out = capsys.readouterr().out
+    assert "p50 ms" in out and "\n   13 " in out and "\n    1 " in out
+    tiny = ["--deals", "1", "--presets", "koz-maca", "--par-nodes", "2000", "--step-nodes", "500"]
+    code = cli_main(["review-bench", *tiny, "--seats", "none"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "whole review" in out and "par exact in " in out and " of 1 deals" in out
+    assert cli_main(["review-bench", "--seats", "north"]) == 2
+    assert "--seats: 'north' is not a seat 0..3" in capsys.readouterr().err
+    assert cli_main(["review-bench", "--presets", "bridge"]) == 2
+    assert "--presets: 'bridge' is not a preset" in capsys.readouterr().err
