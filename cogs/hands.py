@@ -48,10 +48,11 @@ class Hands:
         announcer.live = self.live
 
     async def live_payload(
-        self, table: Table, seat: int, lang: str, shown_picture: Any
+        self, table: Table, seat: int | None, lang: str, shown_picture: Any
     ) -> tuple[dict[str, Any], Any]:
         """A hand as :class:`~cogs.live.LiveHands` edits it: the picture is drawn (and sent)
         only when it differs from ``shown_picture`` (the hand, and which cards are legal)."""
+        assert seat is not None  # hands are seated people's (spectators: cogs.watch)
         content = hand_text(table, seat, lang)
         view = hand_view(table, seat, lang)
         drawing = pictures.hand_picture(table, seat, lang)

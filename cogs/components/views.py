@@ -15,6 +15,7 @@ from ..i18n import t
 from ..service import Table
 from ..text.words import suit_text
 from .buttons import HandButton, TableButton, view_of
+from .panel import rules_button, watch_button
 
 Style = discord.ButtonStyle
 
@@ -29,11 +30,15 @@ def table_view(table: Table, lang: str) -> discord.ui.View | None:
                 TableButton(tid, "bot", label=t("button.add_bot", lang)),
                 TableButton(tid, "start", label=t("button.start", lang), style=Style.primary),
                 TableButton(tid, "cancel", label=t("button.cancel", lang), style=Style.danger),
+                rules_button(table, lang, row=1),  # the host's rules panel
             ]
         )
     if table.playing:
         return view_of(
-            [TableButton(tid, "show", label=t("button.show_hand", lang), style=Style.primary)]
+            [
+                TableButton(tid, "show", label=t("button.show_hand", lang), style=Style.primary),
+                watch_button(table, lang),  # anyone: a private spectator view
+            ]
         )
     if table.finished and not table.is_daily:
         return view_of(

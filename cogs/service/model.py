@@ -128,6 +128,8 @@ class TableSettings:
     tables."""
     former_seats: tuple[FormerSeat, ...] = ()
     """People who left their seat during play (past tricks keep their names)."""
+    watching: bool = True
+    """Anyone may follow the match in a private spectator view (the host may turn it off)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     _KEYS = (
@@ -144,6 +146,7 @@ class TableSettings:
         "hints",
         "notify",
         "former_seats",
+        "watching",
     )
 
     @classmethod
@@ -171,6 +174,7 @@ class TableSettings:
             if isinstance(raw.get("notify"), Mapping)
             else {},
             former_seats=_former(raw.get("former_seats")),
+            watching=raw.get("watching") is not False,
             extra={k: v for k, v in raw.items() if k not in cls._KEYS},
         )
 
@@ -200,6 +204,8 @@ class TableSettings:
             out["former_seats"] = [
                 {"seat": f.seat, "until": f.until, "name": f.name} for f in self.former_seats
             ]
+        if not self.watching:  # a row without the key lets people watch
+            out["watching"] = False
         out.update(self.extra)
         return out
 
