@@ -39,7 +39,7 @@ def option_values(option: str) -> tuple[str, ...]:
     bids = tuple(str(b) for b in sorted(BIDS))
     values: dict[str, tuple[str, ...]] = {
         "min_bid": bids,
-        "forced_bid": bids,
+        "forced_bid": ("none", *bids),
         "all_pass": ALL_PASS_VALUES,
         "scoring": SCORING_VALUES,
         "trump_lead": TRUMP_LEAD_VALUES,
