@@ -128,12 +128,13 @@ def table_picture(table: Table, lang: str) -> Drawing | None:
 
 
 def _house(view: Any, table: Table, lang: str) -> Any:
-    """The picture names the rules: a table with house rules says so under the preset."""
+    """The picture names the rules: a table with house rules says so where the preset's
+    name is (the text names the preset and each house rule)."""
     from .text.house import changed_options
 
     if not changed_options(table.rules):
         return view
-    return replace(view, preset=t("house.picture", lang, preset=t(f"preset.{view.preset}", lang)))
+    return replace(view, preset=t("house.picture", lang))
 
 
 def _hand_view(obs: Observation, lang: str) -> Any:

@@ -273,3 +273,19 @@ def test_panel_ids_round_trip_and_forgeries_are_refused() -> None:
         "bh:١٢:watch",
     ):
         assert parse_house_id(forged) is None, forged
+
+
+async def test_the_table_picture_names_house_rules(env: Any) -> None:
+    from cogs import pictures
+
+    service, _rec, _timers, _store = env
+    plain = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=1)
+    await service.start(plain.id, ALICE)
+    drawing = pictures.table_picture(plain, "en")
+    assert drawing is not None and drawing.view.preset == "standard"
+    house = await service.create_table(
+        GUILD, CHANNEL + 1, BOB, "Bob", options={"blind_bidding": True}
+    )
+    await service.start(house.id, BOB)
+    drawing = pictures.table_picture(house, "tr")
+    assert drawing is not None and drawing.view.preset == "Masa kuralları"
