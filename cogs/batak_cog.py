@@ -241,6 +241,7 @@ class BatakCog(
             join=t("button.join", public),
             start=t("button.start", public),
         )
+        text += "\n" + t("new.house_hint", lang, rules=t("button.house_rules", public))
         await send(interaction, text)
 
     @new.autocomplete("rules")

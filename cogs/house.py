@@ -17,7 +17,7 @@ from .components.panel import HouseClick, panel_view
 from .i18n import t
 from .replies import NO_PINGS, Languages, send
 from .service import ServiceError, Table, TableService
-from .text.house import OPTIONS, panel_text, read_value
+from .text.house import PANEL_OPTIONS, panel_text, read_value
 
 
 def panel_content(table: Table, lang: str, notice: str | None = None) -> str:
@@ -45,7 +45,7 @@ class HousePanel:
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values") or []]
         try:
-            if click.what == "opt" and values and values[0] in OPTIONS:
+            if click.what == "opt" and values and values[0] in PANEL_OPTIONS:
                 option = values[0]
             elif click.what == "set" and click.option is not None and values:
                 option = click.option

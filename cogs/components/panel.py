@@ -17,7 +17,7 @@ from batak import Rules
 
 from ..i18n import t
 from ..service import Table
-from ..text.house import OPTIONS, option_values, shown_value
+from ..text.house import PANEL_OPTIONS, option_values, shown_value
 from .buttons import view_of
 from .codec import MAX_TABLE_ID
 
@@ -55,7 +55,7 @@ def parse_house_id(custom_id: str) -> HouseClick | None:
         return None
     option = parts[3] if len(parts) == 4 else None
     if (parts[2] == "set") != (option is not None) or (
-        option is not None and option not in OPTIONS
+        option is not None and option not in PANEL_OPTIONS
     ):
         return None
     return HouseClick(table, parts[2], option)
@@ -86,7 +86,7 @@ def panel_view(table: Table, lang: str, option: str | None = None) -> discord.ui
                 discord.SelectOption(
                     label=o, value=o, description=shown_value(rules, o), default=o == option
                 )
-                for o in OPTIONS
+                for o in PANEL_OPTIONS
             ],
             row=0,
         )

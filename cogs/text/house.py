@@ -7,7 +7,6 @@ values offered (select menus, autocomplete) are the engine's own lists.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any, Final
 
@@ -25,6 +24,8 @@ from ..i18n import t
 
 OPTIONS: Final[tuple[str, ...]] = tuple(f.name for f in fields(Rules) if f.name != "preset")
 """Every option a table may change, in the order of the rules contract."""
+PANEL_OPTIONS: Final[tuple[str, ...]] = ("preset", *OPTIONS)
+"""The host's panel also switches the preset (the options then start from it)."""
 
 _ON: Final = frozenset({"on", "true", "yes", "1"})
 _OFF: Final = frozenset({"off", "false", "no", "0"})
@@ -38,6 +39,7 @@ def option_values(option: str) -> tuple[str, ...]:
     """The values a person may pick for ``option``, as they are written."""
     bids = tuple(str(b) for b in sorted(BIDS))
     values: dict[str, tuple[str, ...]] = {
+        "preset": PRESET_NAMES,
         "min_bid": bids,
         "forced_bid": ("none", *bids),
         "all_pass": ALL_PASS_VALUES,
@@ -60,10 +62,15 @@ def _is_flag(option: str) -> bool:
 def read_value(option: str, text: str) -> Any:
     """One option's value from its written form (``on``, ``6``, ``S``, ``none``...); the
     engine judges it. An option the rules do not have is refused here, by name."""
-    if option not in OPTIONS:
-        names = ", ".join(OPTIONS)
+    if option not in PANEL_OPTIONS:
+        names = ", ".join(PANEL_OPTIONS)
         raise RulesError(f"{show_value(option)}: no such option; the options are {names}")
     word = text.strip().lower()
+    if option == "preset":
+        if word not in PRESET_NAMES:
+            expected = ", ".join(PRESET_NAMES)
+            raise RulesError(f"preset: {show_value(text)} is not a preset; expected {expected}")
+        return word
     if _is_flag(option):
         if word in _ON:
             return True
@@ -97,22 +104,8 @@ def parse_rules(text: str) -> dict[str, Any]:
             raise RulesError(f"{show_value(word)}: write each option as name=value")
         if name in out:
             raise RulesError(f"{name}: given twice")
-        if name == "preset":
-            if value.lower() not in PRESET_NAMES:
-                expected = ", ".join(PRESET_NAMES)
-                raise RulesError(
-                    f"preset: {show_value(value)} is not a preset; expected {expected}"
-                )
-            out[name] = value.lower()
-            continue
         out[name] = read_value(name, value)
     return out
-
-
-def with_options(base: Rules, options: Mapping[str, Any]) -> Rules:
-    """``base`` with ``options`` changed, validated by the engine (a suit letter is read
-    as the record writes it)."""
-    return Rules.from_dict({**base.to_dict(), **options})
 
 
 def shown_value(rules: Rules, option: str) -> str:
@@ -166,7 +159,7 @@ def panel_text(rules: Rules, table_id: int, rated: bool, watching: bool, lang: s
     what the table is."""
     changed = set(changed_options(rules))
     lines = [t("house.panel_title", lang, table=table_id)]
-    for option in OPTIONS:
+    for option in PANEL_OPTIONS:
         mark = " ✱" if option in changed else ""
         lines.append(f"`{option}` = **{shown_value(rules, option)}**{mark}")
     lines.append(t("house.rated" if rated else "house.casual", lang))

@@ -115,6 +115,7 @@ NAMES_PUBLIC_BUTTONS = {
     "new.opened": ("join", "start"),
     "lobby.started": ("show",),
     "rematch.opened": ("start",),
+    "new.house_hint": ("rules",),
 }
 """Replies (in the reader's language) that tell where to press on the table message (in
 the table's language): they name the buttons through placeholders filled with the table
@@ -128,6 +129,7 @@ def test_replies_name_only_buttons_on_screen(lang: str) -> None:
         "join": cat["button.join"],
         "start": cat["button.start"],
         "show": cat["button.show_hand"],
+        "rules": cat["button.house_rules"],
     }
     for key, named in NAMES_PUBLIC_BUTTONS.items():
         text = cat[key]

@@ -164,6 +164,16 @@ async def test_the_host_changes_the_rules_in_the_lobby(env: Any) -> None:
     assert table.match is not None and table.match.rules.min_bid == 7
 
 
+async def test_switching_the_preset_in_the_lobby_keeps_a_rated_table_rated(env: Any) -> None:
+    service, _rec, _timers, _store = env
+    table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=3)
+    await service.set_rules(table.id, ALICE, {"preset": read_value("preset", "Classic")})
+    assert table.rules == Rules.from_preset("classic", deals=3)  # the length is kept
+    assert table.settings.rated and house_line(table.rules, "en") is None
+    with pytest.raises(RulesError, match=r"^preset: 'bridge' is not a preset"):
+        read_value("preset", "bridge")
+
+
 async def test_house_rules_are_played_recorded_and_kept(env: Any) -> None:
     from batak.records import loads
 
@@ -263,7 +273,7 @@ def test_panel_ids_round_trip_and_forgeries_are_refused() -> None:
     assert click is not None and click.option == "min_bid"
     for forged in (
         "bh:12:set",
-        "bh:12:set:preset",
+        "bh:12:set:seed",
         "bh:12:opt:min_bid",
         "bh:012:watch",
         "bh:0:watch",
