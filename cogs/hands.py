@@ -94,6 +94,9 @@ class Hands:
         """A new ephemeral hand message for the user (defer first: drawing takes time)."""
         lang = await self.languages.of(interaction)
         seat = table.seat_of(interaction.user.id)
+        if seat is None and table.playing and table.settings.watching and not table.is_daily:
+            watch = t("button.watch", table_language(table))  # the table message's button
+            raise ServiceError("error.not_seated_watch", watch=watch)
         if seat is None:
             raise ServiceError("error.not_seated")
         if not interaction.response.is_done():

@@ -171,6 +171,8 @@ async def test_a_spectator_follows_a_match_and_sees_the_hands_at_the_end() -> No
             mine = await d.click(alice, table, one_id(table, ":watch"), wait="response")
             assert "You sit at this table" in text_of(mine)
 
+            show = await d.click(bob, table, one_id(table, ":show"), wait="response")
+            assert "Press Watch on the table message" in text_of(show)  # not seated
             rec = await d.click(bob, table, one_id(table, ":watch"), wait="response")
             (view,) = [m for m in answers(rec) if m.text().startswith("👁 Watching table")]
             assert d.is_ephemeral(view) and view.ephemeral_to == bob.id
