@@ -47,7 +47,8 @@ __all__ = ["NOTIFY_MODES", "TableService"]
 
 class TableService(LobbyRules):
     """All tables of the bot, Discord-agnostic: the lobby, the daily match and start-up
-    here; playing in :class:`~cogs.service.play.PlayingTables`, look-ups in
+    here; house rules and watching in :class:`~cogs.service.house.LobbyRules`, playing in
+    :class:`~cogs.service.play.PlayingTables`, look-ups in
     :class:`~cogs.service.registry.TableRegistry`."""
 
     # ------------------------------------------------------------------ start-up
