@@ -69,6 +69,7 @@ class Announcer:
         self.notice_pacer = EditPacer(max(2.0, config.table_edit_interval), self._edit_turn_notice)
         self.grace = {"live": config.ping_grace_live, "async": config.ping_grace_async}
         self.live: LiveHands | None = None  # set by cogs.hands.Hands
+        self.watchers: LiveHands | None = None  # set by cogs.watch.Watchers
         self.notes: dict[int, str] = {}
         self.closed: dict[int, Table] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
@@ -87,8 +88,9 @@ class Announcer:
     async def close(self) -> None:
         await self.pacer.close()
         await self.notice_pacer.close()
-        if self.live is not None:
-            await self.live.close()
+        for live in (self.live, self.watchers):
+            if live is not None:
+                await live.close()
         for handle in self._graces.values():
             handle.cancel()
         for task in list(self._tasks):
@@ -163,8 +165,9 @@ class Announcer:
     # ------------------------------------------------------------------ listener
     def _follow(self, table: Table) -> None:
         """Open hands and the turn notice show the table as it is now."""
-        if self.live is not None:
-            self.live.request(table)
+        for live in (self.live, self.watchers):
+            if live is not None:
+                live.request(table)
         if table.id in self._notices or table.status in ("finished", "cancelled"):
             self.notice_pacer.request(table.id)
 

@@ -22,8 +22,10 @@ from data import user_key
 from . import pictures
 from .announcements import Announcer
 from .components import HandClick, TableClick, parse_custom_id
+from .components.panel import HouseClick, parse_house_id
 from .components.seats import SeatClick, parse_seat_id
 from .hands import Hands
+from .house import HousePanel
 from .i18n import ls, t
 from .names import names_of, seat_names_of
 from .pictures import files_of
@@ -33,6 +35,7 @@ from .seats import SeatCommands
 from .service import ServiceError, Table
 from .settings import PACE_CHOICES, PRESET_CHOICES, SettingsCommands
 from .text.hints import hint_message
+from .text.house import complete, parse_rules
 from .text.rules import rules_text
 from .text.standings import (
     board_text,
@@ -44,6 +47,7 @@ from .text.standings import (
 )
 from .text.words import display_name, safe_name, table_language
 from .tree import service_error
+from .watch import WatchCommand, Watchers
 
 if TYPE_CHECKING:
     from bot import BatakBot
@@ -54,6 +58,7 @@ log = logging.getLogger(__name__)
 class BatakCog(
     SettingsCommands,
     SeatCommands,
+    WatchCommand,
     commands.GroupCog,
     name="Batak",
     group_name="batak",
@@ -72,6 +77,10 @@ class BatakCog(
             bot.store, bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
         )
         bot.service.listener = self.announcer
+        self.house = HousePanel(bot.service, self.languages)
+        self.watchers = Watchers(
+            bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
+        )
         self.reviews = Reviews(bot, self.languages)
 
     async def cog_unload(self) -> None:
@@ -110,6 +119,12 @@ class BatakCog(
                 await self.reviews.on_review_button(interaction, review.table, review.deal)
             elif isinstance(review, CompareClick):
                 await self.reviews.on_compare_button(interaction, review.day)
+            elif isinstance(house := parse_house_id(cid), HouseClick):
+                interaction.extras["table"] = house.table
+                if house.what in ("watch", "wref"):
+                    await self.watchers.on_click(interaction, house)
+                else:
+                    await self.house.on_click(interaction, house)
             else:
                 raise ServiceError("error.unknown_button")
         except Exception as exc:
@@ -148,6 +163,7 @@ class BatakCog(
         casual=ls(
             "A casual table: ratings do not change (hints if the server allows)", "opt.casual"
         ),
+        rules=ls("House rules, e.g. min_bid=6 partnership=on (makes it casual)", "opt.rules"),
     )
     @app_commands.choices(
         preset=PRESET_CHOICES,
@@ -161,9 +177,14 @@ class BatakCog(
         deals: app_commands.Range[int, 1, 20] | None = None,
         pace: str | None = None,
         casual: bool = False,
+        rules: app_commands.Range[str, 1, 400] | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         lang = await self.languages.of(interaction)
+        try:  # house rules are read (and judged by the engine) before anything is made
+            options = parse_rules(rules) if rules is not None else {}
+        except ValueError as exc:
+            raise ServiceError("error.bad_rules", reason=str(exc)) from exc
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user
         channel = interaction.channel
@@ -199,6 +220,7 @@ class BatakCog(
                     thread_id=thread_id,
                     casual=casual,
                     language=await self.languages.server(guild_id, interaction.guild_locale),
+                    options=options,
                 )
             except BaseException:
                 if thread is not None:  # no table for it after all
@@ -225,7 +247,14 @@ class BatakCog(
             join=t("button.join", public),
             start=t("button.start", public),
         )
+        text += "\n" + t("new.house_hint", lang, rules=t("button.house_rules", public))
         await send(interaction, text)
+
+    @new.autocomplete("rules")
+    async def _rules_complete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=c, value=c) for c in complete(current)]
 
     @app_commands.command(
         name="hand", description=ls("Show your hand (only you see it)", "cmd.hand")
@@ -495,11 +524,26 @@ class BatakCog(
     @app_commands.describe(preset=ls("Which rule set", "opt.rules_preset"))
     @app_commands.choices(preset=PRESET_CHOICES)
     async def rules(self, interaction: discord.Interaction[Any], preset: str | None = None) -> None:
+        """A preset's rules; without one, at a table, the rules in force there."""
         lang = await self.languages.of(interaction)
         name = preset or "standard"
         if preset is None and interaction.guild_id is not None:
+            here = self._rules_table(interaction)
+            if here is not None:
+                await send(interaction, rules_text(here.rules, lang, table=here.id))
+                return
             name = (await self.store.get_guild_settings(interaction.guild_id)).preset
         await send(interaction, rules_text(name, lang))
+
+    def _rules_table(self, interaction: discord.Interaction[Any]) -> Table | None:
+        """The table whose rules ``/batak rules`` shows: the person's own in this channel,
+        else the only open one here."""
+        channel_id = interaction.channel_id or 0
+        mine = self.service.table_here(channel_id, interaction.user.id)
+        if mine is not None and mine.seat_of(interaction.user.id) is not None:
+            return mine
+        here = [t_ for t_ in self.service.tables_in(channel_id) if not t_.is_daily]
+        return here[0] if len(here) == 1 else None
 
 
 async def setup(bot: BatakBot) -> None:

@@ -48,10 +48,11 @@ class Hands:
         announcer.live = self.live
 
     async def live_payload(
-        self, table: Table, seat: int, lang: str, shown_picture: Any
+        self, table: Table, seat: int | None, lang: str, shown_picture: Any
     ) -> tuple[dict[str, Any], Any]:
         """A hand as :class:`~cogs.live.LiveHands` edits it: the picture is drawn (and sent)
         only when it differs from ``shown_picture`` (the hand, and which cards are legal)."""
+        assert seat is not None  # hands are seated people's (spectators: cogs.watch)
         content = hand_text(table, seat, lang)
         view = hand_view(table, seat, lang)
         drawing = pictures.hand_picture(table, seat, lang)
@@ -93,6 +94,9 @@ class Hands:
         """A new ephemeral hand message for the user (defer first: drawing takes time)."""
         lang = await self.languages.of(interaction)
         seat = table.seat_of(interaction.user.id)
+        if seat is None and table.playing and table.settings.watching and not table.is_daily:
+            watch = t("button.watch", table_language(table))  # the table message's button
+            raise ServiceError("error.not_seated_watch", watch=watch)
         if seat is None:
             raise ServiceError("error.not_seated")
         if not interaction.response.is_done():

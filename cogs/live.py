@@ -36,9 +36,10 @@ TOKEN_MARGIN = 60.0
 """A token this close to its end is not relied upon (an edit could arrive too late)."""
 
 Payload = dict[str, Any]
-Render = Callable[[Table, int, str, Any], Awaitable[tuple[Payload, Any]]]
+Render = Callable[[Table, int | None, str, Any], Awaitable[tuple[Payload, Any]]]
 """``(table, seat, lang, picture_key_shown) -> (payload, picture_key)``: the hand's
-content and view, and its picture only when its key differs from the one shown."""
+content and view, and its picture only when its key differs from the one shown (``seat``
+is None for a spectator's view)."""
 
 
 @dataclass(slots=True)
@@ -77,8 +78,13 @@ class LiveHands:
         find: Callable[[int], Table | None],
         interval: float,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        spectators: bool = False,
     ) -> None:
+        """``spectators``: the messages are spectator views (drawn from no seat, for people
+        not seated at the table) rather than hands."""
         self._render = render
+        self.spectators = spectators
         self._find = find
         self._clock = clock
         self._hands: dict[int, LiveHand] = {}
@@ -164,12 +170,13 @@ class LiveHands:
         over = table is None or table.status not in ("lobby", "playing")
         kwargs: dict[str, Any]
         if hand.replaced:
-            kwargs = {"content": t("hand.replaced", hand.lang), "attachments": [], "view": None}
+            replaced = "watch.replaced" if self.spectators else "hand.replaced"
+            kwargs = {"content": t(replaced, hand.lang), "attachments": [], "view": None}
             self._hands.pop(message_id, None)  # never edited again
         else:
             seat = table.seat_of(hand.user_id) if table is not None else None
-            if table is None or seat is None or table.match is None:
-                self.forget(message_id)
+            if table is None or table.match is None or (seat is None) != self.spectators:
+                self.forget(message_id)  # gone, or a spectator who sat down since
                 return
             payload, picture = await self._render(table, seat, hand.lang, hand.picture)
             shown = signature(payload)

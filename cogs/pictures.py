@@ -112,15 +112,29 @@ def table_picture(table: Table, lang: str) -> Drawing | None:
         return _prepare(
             name,
             t("alt.table", lang),
-            lambda: img_build.auction_view_from_match(match, names, 0, spectator=True),
+            lambda: _house(
+                img_build.auction_view_from_match(match, names, 0, spectator=True), table, lang
+            ),
             partial(render_auction, lang=lang),
         )
     return _prepare(
         name,
         t("alt.table", lang),
-        lambda: img_build.table_view_from_match(match, names, 0, spectator=True),
+        lambda: _house(
+            img_build.table_view_from_match(match, names, 0, spectator=True), table, lang
+        ),
         partial(render_table, lang=lang),
     )
+
+
+def _house(view: Any, table: Table, lang: str) -> Any:
+    """The picture names the rules: a table with house rules says so where the preset's
+    name is (the text names the preset and each house rule)."""
+    from .text.house import changed_options
+
+    if not changed_options(table.rules):
+        return view
+    return replace(view, preset=t("house.picture", lang))
 
 
 def _hand_view(obs: Observation, lang: str) -> Any:

@@ -127,7 +127,7 @@ class BatakTree(app_commands.CommandTree[Any]):
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.type is not discord.InteractionType.application_command:
-            return True  # autocomplete is not used; components never come here
+            return True  # autocomplete only suggests; components never come here
         try:
             command, options = find_command(self, interaction.data or {})
             check_options(command, options)

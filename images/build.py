@@ -180,7 +180,14 @@ def deal_summary_view(
         partnership=deal.rules.partnership,
         viewer_seat=viewer_seat,
         dealer=deal.dealer,
+        hands=tuple(_codes_of(h) for h in deal.initial_hands),  # the deal is over
     )
+
+
+def _codes_of(hand: int) -> tuple[str, ...]:
+    from batak.cards import card_code, cards_of
+
+    return sort_hand([card_code(c) for c in cards_of(hand)])
 
 
 def match_result_view(

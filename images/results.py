@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from batak import scoring
 
@@ -37,6 +37,9 @@ def render_deal_summary_image(
     row_h = 70
     head_h = 150
     height = head_h + 50 + 4 * row_h + 40
+    hands_top = height - 16
+    if view.hands:
+        height = hands_top + HANDS_HEAD + 4 * HAND_ROW + 24
     im, d = dr.canvas((W, height), th)
     c = view.contract
     head = text_for(lang, "img.deal_head", n=view.deal_number, count=view.deal_count)
@@ -146,7 +149,54 @@ def render_deal_summary_image(
             fill=th.accent if total == best_total else th.text,
             anchor="rm",
         )
+    if view.hands:
+        _dealt_hands(im, view, hands_top, th, four_colour, lang)
     return im
+
+
+HANDS_HEAD = 44
+HAND_ROW = 92
+HAND_CARD = 50
+
+
+def _dealt_hands(
+    im: Image.Image, view: DealSummaryView, top: int, th: Theme, four_colour: bool, lang: str
+) -> None:
+    """The four hands as dealt, a row each in the seats' order of the table above."""
+    from .cards import card_face
+    from .table import seat_fallback
+
+    d = ImageDraw.Draw(im)
+    dr.panel(im, (PAD, top, W - PAD, top + HANDS_HEAD + 4 * HAND_ROW + 8), th)
+    d.text(
+        (PAD + 16, top + 16),
+        text_for(lang, "img.hands_dealt"),
+        font=font(15, True),
+        fill=th.dim,
+        anchor="la",
+    )
+    name_w = 170
+    left = PAD + 16 + name_w
+    for r, seat in enumerate((view.dealer + i) % 4 for i in (1, 2, 3, 4)):
+        y = top + HANDS_HEAD + r * HAND_ROW
+        if r % 2 == 0:
+            d.rectangle((PAD + 2, y, W - PAD - 3, y + HAND_ROW - 1), fill=th.row_alt)
+        dr.name_text(
+            d,
+            (PAD + 16, y + HAND_ROW // 2),
+            view.players[seat].name,
+            20,
+            th.text,
+            name_w - 12,
+            seat_fallback(seat, lang),
+            anchor="lm",
+        )
+        codes = view.hands[seat]
+        room = W - PAD - 16 - left - HAND_CARD
+        step = min(HAND_CARD + 4, room // max(1, len(codes) - 1)) if len(codes) > 1 else 0
+        for i, code in enumerate(codes):
+            face = card_face(code, HAND_CARD, four_colour)
+            dr.paste(im, face, (left + i * step, y + (HAND_ROW - face.height) // 2))
 
 
 def render_deal_summary(

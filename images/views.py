@@ -256,8 +256,13 @@ class DealSummaryView:
     partnership: bool = False
     viewer_seat: int = 0
     dealer: int = 0
+    hands: tuple[tuple[str, ...], ...] = ()
+    """The four hands as they were dealt (card codes, display order), drawn under the
+    scores; empty: not drawn. The deal is over, so no card of it is hidden any more."""
 
     def __post_init__(self) -> None:
+        if self.hands:
+            _four(self.hands, "hands")
         for values, what in (
             (self.players, "players"),
             (self.tricks_won, "tricks_won"),

@@ -15,6 +15,7 @@ from ..i18n import t
 from ..service import Table
 from ..text.words import suit_text
 from .buttons import HandButton, TableButton, view_of
+from .panel import rules_button, watch_button
 from .seats import take_seat_buttons
 
 Style = discord.ButtonStyle
@@ -30,11 +31,13 @@ def table_view(table: Table, lang: str) -> discord.ui.View | None:
                 TableButton(tid, "bot", label=t("button.add_bot", lang)),
                 TableButton(tid, "start", label=t("button.start", lang), style=Style.primary),
                 TableButton(tid, "cancel", label=t("button.cancel", lang), style=Style.danger),
+                rules_button(table, lang, row=1),  # the host's rules panel
             ]
         )
     if table.playing:
         show = TableButton(tid, "show", label=t("button.show_hand", lang), style=Style.primary)
-        return view_of([show, *take_seat_buttons(table, lang)])
+        # anyone: a private spectator view; and a seat a computer plays, for the taking
+        return view_of([show, watch_button(table, lang), *take_seat_buttons(table, lang)])
     if table.finished and not table.is_daily:
         return view_of(
             [TableButton(tid, "rematch", label=t("button.rematch", lang), style=Style.success)]

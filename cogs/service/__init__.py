@@ -12,6 +12,7 @@ its stored log through the engine.
 - :mod:`.errors` what the service refuses; :mod:`.model` its settings and a table;
 - :mod:`.listener` what it reports; :mod:`.computer` the computer players and hints;
 - :mod:`.registry` look-ups and loading; :mod:`.play` turns, timers, the match end;
+- :mod:`.house` the host's lobby changes: house rules and watching;
 - :mod:`.tables` the :class:`TableService` itself: lobby, daily match, restart.
 """
 

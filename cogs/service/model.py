@@ -152,6 +152,8 @@ class TableSettings:
     computers_finish: bool = False
     """Every person left the match in play: the computers finish it, and it is recorded
     unrated (``rated`` is False from then on)."""
+    watching: bool = True
+    """Anyone may follow the match in a private spectator view (the host may turn it off)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     _KEYS = (
@@ -169,6 +171,7 @@ class TableSettings:
         "notify",
         "former_seats",
         "computers_finish",
+        "watching",
     )
 
     @classmethod
@@ -197,6 +200,7 @@ class TableSettings:
             else {},
             former_seats=_former(raw.get("former_seats")),
             computers_finish=raw.get("computers_finish") is True,
+            watching=raw.get("watching") is not False,
             extra={k: v for k, v in raw.items() if k not in cls._KEYS},
         )
 
@@ -226,6 +230,8 @@ class TableSettings:
             out["former_seats"] = [_former_dict(f) for f in self.former_seats]
         if self.computers_finish:
             out["computers_finish"] = True
+        if not self.watching:  # a row without the key lets people watch
+            out["watching"] = False
         out.update(self.extra)
         return out
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from batak import Match, RulesError, daily_seed, preset
 from data import (
@@ -23,6 +24,7 @@ from data import (
 )
 
 from .errors import ServiceError
+from .house import LobbyRules, rules_with
 from .listener import Event
 from .model import (
     DAILY,
@@ -44,9 +46,10 @@ log = logging.getLogger(__name__)
 __all__ = ["NOTIFY_MODES", "TableService"]
 
 
-class TableService(SeatTables):
+class TableService(SeatTables, LobbyRules):
     """All tables of the bot, Discord-agnostic: the lobby, the daily match and start-up
-    here; seats in play in :class:`~cogs.service.seats.SeatTables`, playing in
+    here; seats in play in :class:`~cogs.service.seats.SeatTables`, house rules and
+    watching in :class:`~cogs.service.house.LobbyRules`, playing in
     :class:`~cogs.service.play.PlayingTables`, look-ups in
     :class:`~cogs.service.registry.TableRegistry`."""
 
@@ -115,11 +118,14 @@ class TableService(SeatTables):
         rematch_of: int | None = None,
         casual: bool = False,
         language: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        watching: bool = True,
     ) -> Table:
         """Open a lobby with the host in seat 0 (or the given seats).
 
         The table is rated when it plays a preset unchanged (:func:`is_preset_unchanged`)
-        and the host did not ask for a ``casual`` one; a casual table gives hints when
+        and the host did not ask for a ``casual`` one (``options``: house rules, judged by
+        the engine, make it casual); a casual table gives hints when
         the server allows them (``casual_hints``). ``language`` is the table's (public
         messages); default: the server's setting.
 
@@ -133,6 +139,8 @@ class TableService(SeatTables):
             rules = preset(name, deals=n_deals) if n_deals is not None else preset(name)
         except RulesError as exc:
             raise ServiceError("error.bad_rules", reason=str(exc)) from exc
+        if options:
+            rules = rules_with(rules, options)
         p = as_pace(pace or g.pace)
         if p is None:
             raise ServiceError("error.bad_rules", reason=f"pace {pace or g.pace!r}")
@@ -145,6 +153,7 @@ class TableService(SeatTables):
             first_dealer=0,
             rematch_of=rematch_of,
             rated=not casual and is_preset_unchanged(rules),
+            watching=watching,
         )
         settings = replace(settings, hints=not settings.rated and g.casual_hints)
         initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
@@ -426,6 +435,8 @@ class TableService(SeatTables):
             rematch_of=table_id,
             casual=not old.settings.rated,
             language=old.settings.language or guild.language,
+            options=old.rules.to_dict(),  # the same house rules
+            watching=old.settings.watching,
         )
         return table
 

@@ -1,20 +1,24 @@
-"""The rules of a preset, in the reader's language (the ``/batak rules`` text)."""
+"""The rules of a preset, or of a table, in the reader's language (``/batak rules``)."""
 
 from __future__ import annotations
 
-from batak import preset
+from batak import Rules, preset
 
 from ..i18n import t
+from .house import house_line
+from .words import suit_text
 
 
-def rules_text(name: str, lang: str) -> str:
-    """The rules of a preset in the reader's language."""
-    r = preset(name)
-    lines = [
-        t("rules.title", lang, preset=t(f"preset.{name}", lang)),
-        t("rules.basics", lang),
-        t("rules.auction", lang, min_bid=r.min_bid),
-    ]
+def rules_text(rules: str | Rules, lang: str, *, table: int | None = None) -> str:
+    """The rules of a preset (by name) or a table's rules in force (``table``: its number,
+    named in the title, with its house rules on a line of their own)."""
+    r = preset(rules) if isinstance(rules, str) else rules
+    title = t("rules.title", lang, preset=t(f"preset.{r.preset}", lang))
+    lines = [t("rules.table_title", lang, table=table, title=title) if table else title]
+    house = house_line(r, lang)
+    if house is not None:
+        lines.append(house)
+    lines += [t("rules.basics", lang), t("rules.auction", lang, min_bid=r.min_bid)]
     if r.all_pass == "dealer-forced":
         lines.append(t("rules.all_pass_forced", lang, forced=r.forced_bid))
     else:
@@ -22,7 +26,8 @@ def rules_text(name: str, lang: str) -> str:
     if r.blind_bidding:
         lines.append(t("rules.blind", lang))
     if r.fixed_trump is not None:
-        lines.append(t("rules.fixed_trump", lang))
+        key = "rules.fixed_trump" if r.fixed_trump.letter == "S" else "rules.fixed_trump_suit"
+        lines.append(t(key, lang, suit=suit_text(r.fixed_trump, lang)))
     else:
         lines.append(t("rules.trump", lang))
     lines.append(t("rules.follow", lang))
@@ -32,5 +37,6 @@ def rules_text(name: str, lang: str) -> str:
     if r.partnership:
         lines.append(t("rules.partnership", lang))
     lines.append(t(f"rules.scoring.{r.scoring}", lang))
-    lines.append(t("rules.match", lang, deals=r.deals))
+    key = "rules.match" if r.tie_break == "extra-deal" else "rules.match_share"
+    lines.append(t(key, lang, deals=r.deals))
     return "\n".join(lines)

@@ -17,6 +17,8 @@ from data import MatchSummary, display_rating
 
 from ..i18n import t
 from ..service import Table
+from .house import house_line
+from .spectators import dealt_hands_text
 from .words import deadline_text, name_at, seat_names, suit_text, table_language
 
 HAND_SUITS = HAND_SUIT_ORDER
@@ -84,8 +86,9 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
         preset=t(f"preset.{rules.preset}", lang),
         deals=rules.deals,
     )
+    lines = [head, *_house_lines(table, lang)]
     if table.match is None:
-        lines = [head, t("lobby.title", lang)]
+        lines.append(t("lobby.title", lang))
         for i, (name, seat) in enumerate(zip(names, table.seats, strict=True)):
             if seat.is_bot:
                 level = t(f"level.{seat.bot_level}", lang)
@@ -98,8 +101,7 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
         return "\n".join(lines)
     match = table.match
     obs = match.observation(0)  # any seat: only the public fields are read below
-    lines = [
-        head,
+    lines += [
         t(
             "summary.deal",
             lang,
@@ -132,6 +134,17 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def _house_lines(table: Table, lang: str) -> list[str]:
+    """The table's house rules, and whether watching is off (public facts)."""
+    lines = []
+    house = house_line(table.rules, lang)
+    if house is not None:
+        lines.append(house)
+    if not table.settings.watching:
+        lines.append(t("watch.off_line", lang))
+    return lines
+
+
 def deal_summary_text(table: Table, index: int, lang: str) -> str:
     match = table.match
     assert match is not None
@@ -151,6 +164,7 @@ def deal_summary_text(table: Table, index: int, lang: str) -> str:
             tricks=holder_tricks,
         ),
         ", ".join(f"{names[s]} {deal.scores[s]:+d}" for s in range(4)),
+        dealt_hands_text(table, index, lang),  # the deal is over: its hands are public
     ]
     return "\n".join(lines)
 

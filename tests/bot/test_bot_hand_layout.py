@@ -115,6 +115,8 @@ NAMES_PUBLIC_BUTTONS = {
     "new.opened": ("join", "start"),
     "lobby.started": ("show",),
     "rematch.opened": ("start",),
+    "new.house_hint": ("rules",),
+    "error.not_seated_watch": ("watch",),
 }
 """Replies (in the reader's language) that tell where to press on the table message (in
 the table's language): they name the buttons through placeholders filled with the table
@@ -128,6 +130,8 @@ def test_replies_name_only_buttons_on_screen(lang: str) -> None:
         "join": cat["button.join"],
         "start": cat["button.start"],
         "show": cat["button.show_hand"],
+        "rules": cat["button.house_rules"],
+        "watch": cat["button.watch"],
     }
     for key, named in NAMES_PUBLIC_BUTTONS.items():
         text = cat[key]

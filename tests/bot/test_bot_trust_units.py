@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from batak import Match, preset
 from cogs.components import HandClick, TableClick, hand_view, parse_custom_id, table_view
+from cogs.components.panel import HouseClick, panel_view, parse_house_id, spectator_view
 from cogs.service import Table
 from cogs.text.words import MAX_NAME, plain_name, safe_name
 from cogs.tree import BadOption, check_options
@@ -56,15 +57,28 @@ def _written_ids() -> list[str]:
         view = table_view(_table(match if status != "lobby" else None, status), "en")
         assert view is not None
         out += [str(getattr(i, "custom_id", "")) for i in view.children]
+    # the host's rules panel (each option's value menu) and a spectator's view
+    lobby = _table(None, "lobby")
+    for option in (None, "min_bid", "fixed_trump", "tie_break"):
+        out += [str(getattr(i, "custom_id", "")) for i in panel_view(lobby, "en", option).children]
+    watched = spectator_view(_table(Match(preset("standard"), seed=5)), "en")
+    assert watched is not None
+    out += [str(getattr(i, "custom_id", "")) for i in watched.children]
     return out
+
+
+def _parse(cid: str) -> HandClick | TableClick | HouseClick | None:
+    """What the cog takes a custom_id for (each parser knows its own prefix)."""
+    return parse_custom_id(cid) or parse_house_id(cid)
 
 
 def test_every_id_the_bot_writes_is_taken_and_nothing_near_it() -> None:
     written = _written_ids()
     assert len(written) > 500
+    assert any(cid.startswith("bh:") for cid in written)
     for cid in written:
-        click = parse_custom_id(cid)
-        assert isinstance(click, HandClick | TableClick), cid
+        click = _parse(cid)
+        assert isinstance(click, HandClick | TableClick | HouseClick), cid
         prefix, number, *rest = cid.split(":")
         near = [
             cid.lower() if cid.lower() != cid else cid + "x",
@@ -76,7 +90,7 @@ def test_every_id_the_bot_writes_is_taken_and_nothing_near_it() -> None:
         if isinstance(click, HandClick):
             near.append(cid.replace(f":{click.move}:", f":0{click.move}:", 1))
         for forged in near:
-            assert parse_custom_id(forged) is None, forged
+            assert _parse(forged) is None, forged
 
 
 @given(st.text(max_size=40))
@@ -86,6 +100,10 @@ def test_an_id_is_taken_only_in_the_form_the_bot_writes(text: str) -> None:
         assert text == f"bt:{click.table}:{click.seat}:{click.move}:{click.code}"
     elif isinstance(click, TableClick):
         assert text == f"bx:{click.table}:{click.what}"
+    house = parse_house_id(text)
+    if house is not None:
+        tail = f":{house.option}" if house.option is not None else ""
+        assert text == f"bh:{house.table}:{house.what}{tail}"
 
 
 @pytest.mark.parametrize(
