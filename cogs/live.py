@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,12 @@ TOKEN_MARGIN = 60.0
 Payload = dict[str, Any]
 Render = Callable[[Table, int, str, Any], Awaitable[tuple[Payload, Any]]]
 """``(table, seat, lang, picture_key_shown) -> (payload, picture_key)``: the hand's
-content and view, and its picture only when its key differs from the one shown."""
+content and view, and its picture only when its key differs from the one shown. The
+payload's ``"state"`` is the :data:`State` it was drawn from."""
+State = Callable[[Table, int, str], Hashable]
+"""``(table, seat, lang) -> key``: everything a hand message is drawn from (the game's
+move, the seats, the deadline, the person's looks...). A hand whose key did not change
+since it was drawn shows the table as it is: it is not drawn again."""
 
 
 @dataclass(slots=True)
@@ -55,6 +60,8 @@ class LiveHand:
     """What the message shows (text and buttons): an edit showing the same is skipped."""
     picture: Any = None
     """The key of the picture the message shows."""
+    state: Hashable = None
+    """The :data:`State` the message was drawn from (None: unknown, draw it)."""
     replaced: bool = False
 
 
@@ -77,8 +84,10 @@ class LiveHands:
         find: Callable[[int], Table | None],
         interval: float,
         clock: Callable[[], float] = time.monotonic,
+        state: State | None = None,
     ) -> None:
         self._render = render
+        self._state = state
         self._find = find
         self._clock = clock
         self._hands: dict[int, LiveHand] = {}
@@ -118,6 +127,7 @@ class LiveHands:
         hand.replaced = False
         if shown is not None:
             hand.shown = signature(shown)
+            hand.state = shown.get("state")
         if picture is not None:
             hand.picture = picture
         self._current[key] = message_id
@@ -141,7 +151,7 @@ class LiveHands:
         """Edit this hand even if it seems to show the table as it is (Refresh)."""
         hand = self._hands.get(message_id)
         if hand is not None:
-            hand.shown = ""
+            hand.shown, hand.state = "", None
             self.pacer.request(message_id)
 
     def forget(self, message_id: int) -> None:
@@ -171,8 +181,16 @@ class LiveHands:
             if table is None or seat is None or table.match is None:
                 self.forget(message_id)
                 return
+            if (
+                self._state is not None
+                and hand.state is not None
+                and self._state(table, seat, hand.lang) == hand.state
+            ):
+                self.skipped += 1  # nothing it is drawn from changed: not drawn again
+                return
             payload, picture = await self._render(table, seat, hand.lang, hand.picture)
             shown = signature(payload)
+            hand.state = payload.get("state")
             if shown == hand.shown and picture == hand.picture:
                 self.skipped += 1
                 release(payload.get("view"))
