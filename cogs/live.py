@@ -91,7 +91,8 @@ class LiveHands:
         self._find = find
         self._clock = clock
         self._hands: dict[int, LiveHand] = {}
-        self._current: dict[tuple[int, int], int] = {}
+        self._current: dict[int, dict[int, int]] = {}
+        """table -> user -> their current hand message (a table's hands in one look)."""
         self.pacer = EditPacer(interval, self._edit)
         self.edits = 0
         self.skipped = 0
@@ -112,8 +113,8 @@ class LiveHands:
     ) -> None:
         """``message_id`` now shows the person's hand and ``interaction``'s token can edit
         it (a new hand, or a press on one). It becomes the person's current hand."""
-        key = (table.id, user_id)
-        old = self._current.get(key)
+        current = self._current.setdefault(table.id, {})
+        old = current.get(user_id)
         if old is not None and old != message_id and old in self._hands:
             self._hands[old].replaced = True
             self.pacer.request(old)
@@ -130,11 +131,11 @@ class LiveHands:
             hand.state = shown.get("state")
         if picture is not None:
             hand.picture = picture
-        self._current[key] = message_id
+        current[user_id] = message_id
 
     def visible(self, table_id: int, user_id: int) -> bool:
         """True when the person has a hand message the bot can still keep up to date."""
-        mid = self._current.get((table_id, user_id))
+        mid = self._current.get(table_id, {}).get(user_id)
         hand = self._hands.get(mid) if mid is not None else None
         return hand is not None and self._alive(hand)
 
@@ -143,9 +144,8 @@ class LiveHands:
 
     def request(self, table: Table) -> None:
         """Something a hand shows may have changed: redraw the table's live hands."""
-        for (tid, _user), mid in list(self._current.items()):
-            if tid == table.id:
-                self.pacer.request(mid)
+        for mid in list(self._current.get(table.id, {}).values()):
+            self.pacer.request(mid)
 
     def redraw(self, message_id: int) -> None:
         """Edit this hand even if it seems to show the table as it is (Refresh)."""
@@ -156,8 +156,13 @@ class LiveHands:
 
     def forget(self, message_id: int) -> None:
         hand = self._hands.pop(message_id, None)
-        if hand is not None and self._current.get((hand.table_id, hand.user_id)) == message_id:
-            del self._current[(hand.table_id, hand.user_id)]
+        if hand is None:
+            return
+        current = self._current.get(hand.table_id)
+        if current is not None and current.get(hand.user_id) == message_id:
+            del current[hand.user_id]
+            if not current:
+                del self._current[hand.table_id]
 
     def count(self) -> int:
         return len(self._hands)
