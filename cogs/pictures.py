@@ -84,7 +84,7 @@ class DrawnCache:
     and its options, file name): the same table at the same move, a hand refreshed or
     opened again, is not drawn twice. Bounded in bytes, least recently used first out."""
 
-    def __init__(self, max_bytes: int = 4 * 2**20) -> None:
+    def __init__(self, max_bytes: int = 2 * 2**20) -> None:
         self.max_bytes = max_bytes
         self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
         self._bytes = 0

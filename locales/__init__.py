@@ -239,7 +239,7 @@ def message(lang: str, key: str, /, **params: Any) -> str:
     return _cached_message(lang, key, items)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _cached_message(lang: str, key: str, items: tuple[tuple[str, type, Any], ...]) -> str:
     return _message(lang, key, {k: v for k, _, v in items})
 
