@@ -179,3 +179,24 @@ def test_cached_messages_keep_values_of_other_types_apart() -> None:
         "tr", "hint.base", tricks="5.9", trump="♠", extra=""
     )
     assert "5,9" in message("tr", "hint.base", tricks="5.9", trump="♠", extra="")
+
+
+async def test_a_server_without_settings_is_read_once_and_follows_a_choice(tmp_path: Any) -> None:
+    from cogs.replies import Languages
+    from data import Store
+
+    store = await Store.open(tmp_path / "b.db")
+    try:
+        languages = Languages(store)
+        # Never chose: its Discord locale where there is a catalogue, else the default.
+        assert await languages.server(5, "tr") == "tr"
+        assert await languages.server(5, "ja") == "en"
+        # Remembered: a change behind the bot's back (another tool) is not read again...
+        await store.update_guild_settings(5, language="de")
+        assert await languages.server(5, "tr") == "tr"
+        # ...but the bot's own /batak settings server says so, and it holds from then on.
+        languages.remember(5, "de")
+        assert await languages.server(5, "tr") == "de"
+        assert await Languages(store).server(5, "tr") == "de"  # a fresh start reads it
+    finally:
+        await store.close()
