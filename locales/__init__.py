@@ -229,14 +229,14 @@ def message(lang: str, key: str, /, **params: Any) -> str:
     while the bot runs, so a message asked for again with the same values (a hand's
     title, edited after every card) is answered from a bounded cache.
     """
-    # The values' types are part of the key: True == 1 and 1 == 1.0, yet they are
-    # written differently ("True", "1", "1.0").
-    items = tuple(sorted((k, type(v), v) for k, v in params.items()))
-    try:
-        hash(items)
-    except TypeError:  # a value that cannot be a key: rendered every time
+    # Only plain values make a key (an object could render differently later), and
+    # their types are part of it: True == 1 == 1.0, yet each is written its own way.
+    if not all(type(v) in _PLAIN for v in params.values()):
         return _message(lang, key, params)
-    return _cached_message(lang, key, items)
+    return _cached_message(lang, key, tuple(sorted((k, type(v), v) for k, v in params.items())))
+
+
+_PLAIN = frozenset({str, int, float, bool, Decimal, type(None)})
 
 
 @lru_cache(maxsize=4096)

@@ -200,3 +200,17 @@ async def test_a_server_without_settings_is_read_once_and_follows_a_choice(tmp_p
         assert await Languages(store).server(5, "tr") == "de"  # a fresh start reads it
     finally:
         await store.close()
+
+
+def test_a_message_with_an_object_in_it_is_rendered_each_time() -> None:
+    class Name:
+        def __init__(self) -> None:
+            self.text = "Ayşe"
+
+        def __str__(self) -> str:
+            return self.text
+
+    name = Name()
+    assert "Ayşe" in message("en", "hand.waiting", name=name)
+    name.text = "Mehmet"
+    assert "Mehmet" in message("en", "hand.waiting", name=name)
