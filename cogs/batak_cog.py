@@ -180,12 +180,12 @@ class BatakCog(
         rules: app_commands.Range[str, 1, 400] | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
-        lang = await self.languages.of(interaction)
         try:  # house rules are read (and judged by the engine) before anything is made
             options = parse_rules(rules) if rules is not None else {}
         except ValueError as exc:
             raise ServiceError("error.bad_rules", reason=str(exc)) from exc
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         user = interaction.user
         channel = interaction.channel
         channel_id = interaction.channel_id or 0
@@ -269,11 +269,11 @@ class BatakCog(
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
-        lang = await self.languages.of(interaction)
         table = self._table_here(interaction)
         if table.seat_of(interaction.user.id) is None and not is_admin(interaction):
             raise ServiceError("error.table_seated_only")
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         old = table.game.table_message_id
         await self.announcer.post_table_message(table)
         if old is not None:
@@ -287,9 +287,9 @@ class BatakCog(
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
-        lang = await self.languages.of(interaction)
         table = self._table_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         action, reason = await self.service.hint(table.id, interaction.user.id)
         await send(interaction, hint_message(action, reason, lang))
 
@@ -297,9 +297,9 @@ class BatakCog(
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
-        lang = await self.languages.of(interaction)
         table = self._table_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         await self.service.leave(table.id, interaction.user.id)
         await send(interaction, t("lobby.left", lang))
 
@@ -308,9 +308,9 @@ class BatakCog(
     @app_commands.guild_only()
     async def kick(self, interaction: discord.Interaction[Any], user: discord.User) -> None:
         guild_of(interaction)
-        lang = await self.languages.of(interaction)
         table = self._table_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         await self.service.kick(
             table.id, interaction.user.id, user.id, is_admin=is_admin(interaction)
         )
@@ -320,9 +320,9 @@ class BatakCog(
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
-        lang = await self.languages.of(interaction)
         table = self._table_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         await self.service.cancel(table.id, interaction.user.id, is_admin=is_admin(interaction))
         await send(interaction, t("lobby.cancelled", lang))
 
@@ -352,8 +352,8 @@ class BatakCog(
         period: str = "all",
     ) -> None:
         guild_id = guild_of(interaction)
-        lang = await self.languages.of(interaction)
         await defer_public(interaction)
+        lang = await self.languages.of(interaction)
         if by == "daily":
             daily = await self.store.daily_leaderboard(guild_id, limit=10)
             if not daily:
@@ -391,9 +391,9 @@ class BatakCog(
         self, interaction: discord.Interaction[Any], user: discord.User | None = None
     ) -> None:
         guild_id = guild_of(interaction)
-        lang = await self.languages.of(interaction)
         who = user or interaction.user
         await defer_public(interaction)
+        lang = await self.languages.of(interaction)
         key = user_key(who.id)
         overall = await self.store.player_stats(guild_id, key, include_bots=False)
         month = await self.store.player_stats(guild_id, key, period="month", include_bots=False)
@@ -422,9 +422,9 @@ class BatakCog(
         match: app_commands.Range[int, 1, 2**53] | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
-        lang = await self.languages.of(interaction)
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         if match is not None:
             await self._one_match(interaction, guild_id, match, lang)
             return
@@ -464,8 +464,8 @@ class BatakCog(
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         guild_id = guild_of(interaction)
-        lang = await self.languages.of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         user = interaction.user
         try:
             table = await self.service.start_daily(

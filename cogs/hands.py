@@ -8,6 +8,7 @@ any other press of a hand button gets a new private message and touches nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable
 from typing import Any
 
 import discord
@@ -44,20 +45,46 @@ class Hands:
         self.service = service
         self.languages = languages
         self.announcer = announcer
-        self.live = LiveHands(self.live_payload, announcer.find, interval)
+        self.live = LiveHands(self.live_payload, announcer.find, interval, state=self.hand_state)
         announcer.live = self.live
+
+    def hand_state(self, table: Table, seat: int, lang: str) -> Hashable:
+        """Everything the hand message of ``seat`` is drawn from (see
+        :data:`cogs.live.State`): the match and its move, the seats (names, away), the
+        turn's deadline, the reader's language and looks (as last read)."""
+        match = table.match
+        return (
+            table.status,
+            id(match),
+            match.move_number if match is not None else None,
+            match.is_over if match is not None else None,
+            tuple(table.seats),
+            table.settings.former_seats,
+            table.deadline_now(),
+            lang,
+            self.languages.known_looks(table.seats[seat].user_id),
+        )
 
     async def live_payload(
         self, table: Table, seat: int | None, lang: str, shown_picture: Any
     ) -> tuple[dict[str, Any], Any]:
         """A hand as :class:`~cogs.live.LiveHands` edits it: the picture is drawn (and sent)
-        only when it differs from ``shown_picture`` (the hand, and which cards are legal)."""
+        only when it differs from ``shown_picture`` (the hand, and which cards are legal,
+        in the person's looks)."""
         assert seat is not None  # hands are seated people's (spectators: cogs.watch)
+        looks = await self.looks(table, seat)
+        # One consistent state: text, buttons, picture model and state, with no await between.
+        state = self.hand_state(table, seat, lang)
         content = hand_text(table, seat, lang)
         view = hand_view(table, seat, lang)
-        drawing = pictures.hand_picture(table, seat, lang)
-        key = drawing.view if drawing is not None else None
-        payload: dict[str, Any] = {"content": clip(content), "view": view, "files": None}
+        drawing = pictures.hand_picture(table, seat, lang, looks)
+        key = (looks, drawing.view) if drawing is not None else None
+        payload: dict[str, Any] = {
+            "content": clip(content),
+            "view": view,
+            "files": None,
+            "state": state,
+        }
         if key != shown_picture:
             payload["files"] = files_of(await pictures.draw(drawing))
         return payload, key
@@ -72,6 +99,7 @@ class Hands:
     ) -> dict[str, Any]:
         looks = await self.looks(table, seat)
         # One consistent state: text, buttons and view models before any other await.
+        state = self.hand_state(table, seat, lang)
         content = hand_text(table, seat, lang, notice)
         view = hand_view(table, seat, lang)
         drawings = [pictures.hand_picture(table, seat, lang, looks)]
@@ -81,8 +109,16 @@ class Hands:
         for drawing in drawings:
             pics.append(await pictures.draw(drawing))
         files = [f for p in pics for f in files_of(p)]
-        key = drawings[-1].view if drawings[-1] is not None else None
-        return {"content": clip(content), "files": files, "view": view, "key": key}
+        last = drawings[-1]
+        key = (looks, last.view) if last is not None else None
+        return {
+            "content": clip(content),
+            "files": files,
+            "view": view,
+            "key": key,
+            # a hand with a notice on top is not the plain hand: the next change redraws it
+            "state": state if notice is None and not extra else None,
+        }
 
     async def looks(self, table: Table, seat: int) -> pictures.Looks:
         """How the person in ``seat`` chose to see their private pictures."""
@@ -92,7 +128,6 @@ class Hands:
         self, interaction: discord.Interaction[Any], table: Table, notice: str | None = None
     ) -> None:
         """A new ephemeral hand message for the user (defer first: drawing takes time)."""
-        lang = await self.languages.of(interaction)
         seat = table.seat_of(interaction.user.id)
         if seat is None and table.playing and table.settings.watching and not table.is_daily:
             watch = t("button.watch", table_language(table))  # the table message's button
@@ -101,6 +136,7 @@ class Hands:
             raise ServiceError("error.not_seated")
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
         if table.playing and table.seats[seat].is_away:
             await self.service.come_back(table.id, interaction.user.id)
             notice = t("hand.back", lang)
@@ -165,7 +201,6 @@ class Hands:
 
     async def _hand_button(self, interaction: discord.Interaction[Any], click: HandClick) -> None:
         table_id, seat, move, code = click.table, click.seat, click.move, click.code
-        lang = await self.languages.of(interaction)
         user = interaction.user.id
         table = self.announcer.find(table_id)
         if table is None:
@@ -173,10 +208,13 @@ class Hands:
         my_seat = table.seat_of(user)
         if my_seat is None:
             raise ServiceError("error.not_seated")
-        looks = await self.looks(table, my_seat)
         if table.match is None:
             raise ServiceError("error.not_started")
-        await interaction.response.defer()  # this message will be updated in place
+        # Acknowledge first (Discord allows 3 s), before anything that may wait for the
+        # store or a worker: this message will be updated in place.
+        await interaction.response.defer()
+        lang = await self.languages.of(interaction)
+        looks = await self.looks(table, my_seat)
         live = not table.is_daily and my_seat == seat and interaction.message is not None
         if live and interaction.message is not None:
             # This press's token is the freshest that can edit this hand: the hand
@@ -268,12 +306,13 @@ class Hands:
     async def on_table_button(
         self, interaction: discord.Interaction[Any], table_id: int, what: str
     ) -> None:
-        """A button of a table's public message: every answer is a new private message."""
+        """A button of a table's public message: every answer is a new private message
+        (acknowledged first: it says "thinking" while the answer is made)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         lang = await self.languages.of(interaction)
         user = interaction.user
         table = self.announcer.find(table_id)
         if what == "rematch":
-            await interaction.response.defer(ephemeral=True, thinking=True)
             new = await self.service.rematch(table_id, user.id, display_name(user))
             await self.announcer.post_table_message(new)
             await self.announcer.call_rematch(new)
@@ -285,7 +324,6 @@ class Hands:
         if what == "show":
             await self.send_hand(interaction, table)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         if what == "join":
             seat = await self.service.join(table_id, user.id, display_name(user))
             text = t("lobby.joined", lang, seat=seat + 1)

@@ -50,8 +50,10 @@ def language_of(locale: str | discord.Locale | None) -> str | None:
     """The catalogue language for a Discord locale (``en-US`` -> ``en``), or None."""
     if locale is None:
         return None
-    code = locale.value if isinstance(locale, discord.Locale) else str(locale)
     cats = catalogues()
+    if type(locale) is str and locale in cats:  # the common case, before the slow enum check
+        return locale
+    code = locale.value if isinstance(locale, discord.Locale) else str(locale)
     if code in cats:
         return code
     base = code.split("-")[0].lower()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,12 @@ Payload = dict[str, Any]
 Render = Callable[[Table, int | None, str, Any], Awaitable[tuple[Payload, Any]]]
 """``(table, seat, lang, picture_key_shown) -> (payload, picture_key)``: the hand's
 content and view, and its picture only when its key differs from the one shown (``seat``
-is None for a spectator's view)."""
+is None for a spectator's view). The payload's ``"state"`` is the :data:`State` it was
+drawn from."""
+State = Callable[[Table, int, str], Hashable]
+"""``(table, seat, lang) -> key``: everything a hand message is drawn from (the game's
+move, the seats, the deadline, the person's looks...). A hand whose key did not change
+since it was drawn shows the table as it is: it is not drawn again."""
 
 
 @dataclass(slots=True)
@@ -56,6 +61,8 @@ class LiveHand:
     """What the message shows (text and buttons): an edit showing the same is skipped."""
     picture: Any = None
     """The key of the picture the message shows."""
+    state: Hashable = None
+    """The :data:`State` the message was drawn from (None: unknown, draw it)."""
     replaced: bool = False
 
 
@@ -80,15 +87,18 @@ class LiveHands:
         clock: Callable[[], float] = time.monotonic,
         *,
         spectators: bool = False,
+        state: State | None = None,
     ) -> None:
         """``spectators``: the messages are spectator views (drawn from no seat, for people
         not seated at the table) rather than hands."""
         self._render = render
         self.spectators = spectators
+        self._state = state
         self._find = find
         self._clock = clock
         self._hands: dict[int, LiveHand] = {}
-        self._current: dict[tuple[int, int], int] = {}
+        self._current: dict[int, dict[int, int]] = {}
+        """table -> user -> their current hand message (a table's hands in one look)."""
         self.pacer = EditPacer(interval, self._edit)
         self.edits = 0
         self.skipped = 0
@@ -109,8 +119,8 @@ class LiveHands:
     ) -> None:
         """``message_id`` now shows the person's hand and ``interaction``'s token can edit
         it (a new hand, or a press on one). It becomes the person's current hand."""
-        key = (table.id, user_id)
-        old = self._current.get(key)
+        current = self._current.setdefault(table.id, {})
+        old = current.get(user_id)
         if old is not None and old != message_id and old in self._hands:
             self._hands[old].replaced = True
             self.pacer.request(old)
@@ -124,13 +134,14 @@ class LiveHands:
         hand.replaced = False
         if shown is not None:
             hand.shown = signature(shown)
+            hand.state = shown.get("state")
         if picture is not None:
             hand.picture = picture
-        self._current[key] = message_id
+        current[user_id] = message_id
 
     def visible(self, table_id: int, user_id: int) -> bool:
         """True when the person has a hand message the bot can still keep up to date."""
-        mid = self._current.get((table_id, user_id))
+        mid = self._current.get(table_id, {}).get(user_id)
         hand = self._hands.get(mid) if mid is not None else None
         return hand is not None and self._alive(hand)
 
@@ -139,21 +150,25 @@ class LiveHands:
 
     def request(self, table: Table) -> None:
         """Something a hand shows may have changed: redraw the table's live hands."""
-        for (tid, _user), mid in list(self._current.items()):
-            if tid == table.id:
-                self.pacer.request(mid)
+        for mid in list(self._current.get(table.id, {}).values()):
+            self.pacer.request(mid)
 
     def redraw(self, message_id: int) -> None:
         """Edit this hand even if it seems to show the table as it is (Refresh)."""
         hand = self._hands.get(message_id)
         if hand is not None:
-            hand.shown = ""
+            hand.shown, hand.state = "", None
             self.pacer.request(message_id)
 
     def forget(self, message_id: int) -> None:
         hand = self._hands.pop(message_id, None)
-        if hand is not None and self._current.get((hand.table_id, hand.user_id)) == message_id:
-            del self._current[(hand.table_id, hand.user_id)]
+        if hand is None:
+            return
+        current = self._current.get(hand.table_id)
+        if current is not None and current.get(hand.user_id) == message_id:
+            del current[hand.user_id]
+            if not current:
+                del self._current[hand.table_id]
 
     def count(self) -> int:
         return len(self._hands)
@@ -178,8 +193,17 @@ class LiveHands:
             if table is None or table.match is None or (seat is None) != self.spectators:
                 self.forget(message_id)  # gone, or a spectator who sat down since
                 return
+            if (
+                self._state is not None
+                and seat is not None
+                and hand.state is not None
+                and self._state(table, seat, hand.lang) == hand.state
+            ):
+                self.skipped += 1  # nothing it is drawn from changed: not drawn again
+                return
             payload, picture = await self._render(table, seat, hand.lang, hand.picture)
             shown = signature(payload)
+            hand.state = payload.get("state")
             if shown == hand.shown and picture == hand.picture:
                 self.skipped += 1
                 release(payload.get("view"))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -78,17 +79,78 @@ class Drawing:
     renderer: Callable[[Any], bytes]
 
 
+class DrawnCache:
+    """The latest pictures drawn, by what they were drawn from (view model, renderer
+    and its options, file name): the same table at the same move, a hand refreshed or
+    opened again, is not drawn twice. Bounded in bytes, least recently used first out."""
+
+    def __init__(self, max_bytes: int = 2 * 2**20) -> None:
+        self.max_bytes = max_bytes
+        self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
+        self._bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(drawing: Drawing) -> Hashable | None:
+        """What the picture is drawn from, or None when that cannot be a key."""
+        r = drawing.renderer
+        how: Hashable = (
+            (r.func, r.args, tuple(sorted(r.keywords.items()))) if isinstance(r, partial) else r
+        )
+        key = (drawing.filename, drawing.description, how, drawing.view)
+        try:
+            hash(key)
+        except TypeError:  # a view model with a list or dict in it
+            return None
+        return key
+
+    def get(self, key: Hashable) -> Picture | None:
+        pic = self._pictures.get(key)
+        if pic is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._pictures.move_to_end(key)
+        return pic
+
+    def put(self, key: Hashable, pic: Picture) -> None:
+        if len(pic.data) > self.max_bytes // 4:
+            return
+        old = self._pictures.pop(key, None)
+        if old is not None:
+            self._bytes -= len(old.data)
+        self._pictures[key] = pic
+        self._bytes += len(pic.data)
+        while self._bytes > self.max_bytes:
+            _, out = self._pictures.popitem(last=False)
+            self._bytes -= len(out.data)
+
+    def __len__(self) -> int:
+        return len(self._pictures)
+
+
+DRAWN = DrawnCache()
+
+
 async def draw(drawing: Drawing | None) -> Picture | None:
-    """Render in the drawing worker process (see :mod:`cogs.workers`); a failed drawing
-    is logged and the message goes without."""
+    """Render in the drawing worker process (see :mod:`cogs.workers`), unless the same
+    picture was drawn lately (:data:`DRAWN`); a failed drawing is logged and the
+    message goes without."""
     if drawing is None:
         return None
+    key = DRAWN.key(drawing)
+    if key is not None and (known := DRAWN.get(key)) is not None:
+        return known
     try:
         data = await workers.DRAWING.run(drawing.renderer, drawing.view)
     except Exception:
         log.exception("drawing %s failed", drawing.filename)
         return None
-    return Picture(drawing.filename, data, drawing.description)
+    pic = Picture(drawing.filename, data, drawing.description)
+    if key is not None:
+        DRAWN.put(key, pic)
+    return pic
 
 
 def _prepare(

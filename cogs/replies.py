@@ -29,6 +29,9 @@ class Languages:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._languages: dict[int, str] = {}
+        self._unset: dict[int, str] = {}
+        """Servers that never chose their settings: the stored default language (read
+        once; choosing settings goes through :meth:`remember`)."""
         self._people: dict[int, UserSettings] = {}
 
     async def personal(self, user_id: int | None) -> UserSettings:
@@ -43,6 +46,12 @@ class Languages:
             self._people[user_id] = found
         return found
 
+    def known_looks(self, user_id: int | None) -> Any:
+        """How the person chose to see their pictures, as far as is known without the
+        store (:meth:`personal` read them before): a key for "did their looks change"."""
+        found = self._people.get(user_id) if user_id is not None else None
+        return None if found is None else (found.theme, found.four_colour)
+
     def remember_personal(self, settings: UserSettings) -> None:
         """A person's settings were just changed."""
         self._people[settings.user_id] = settings
@@ -55,14 +64,18 @@ class Languages:
         if guild_id is None:
             return "en"
         lang = self._languages.get(guild_id)
-        if lang is None:
+        if lang is not None:
+            return lang
+        default = self._unset.get(guild_id)
+        if default is None:
             g = await self.store.get_guild_settings(guild_id)
             if g.updated_at is not None:  # the server chose its settings
-                lang = g.language
-                self._languages[guild_id] = lang
-            else:
-                return language_of(guild_locale) or g.language
-        return lang
+                self._languages[guild_id] = g.language
+                return g.language
+            if len(self._unset) > 10_000:
+                self._unset.clear()
+            default = self._unset[guild_id] = g.language
+        return language_of(guild_locale) or default
 
     async def of(self, interaction: discord.Interaction[Any]) -> str:
         """The reader's language (replies): their own setting, else their locale, else
@@ -75,6 +88,7 @@ class Languages:
 
     def remember(self, guild_id: int, language: str) -> None:
         """The server's language was just changed to ``language``."""
+        self._unset.pop(guild_id, None)
         self._languages[guild_id] = language
 
 

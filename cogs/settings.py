@@ -19,7 +19,12 @@ from .i18n import ls, t
 from .replies import Languages, guild_of, is_admin, send
 from .service import ServiceError
 from .service.tables import NOTIFY_MODES
-from .text.standings import LANGUAGE_NAMES, personal_text, settings_text
+from .text.standings import (
+    LANGUAGE_NAMES,
+    notifications_saved_text,
+    personal_text,
+    settings_text,
+)
 
 if TYPE_CHECKING:
     from data import Store
@@ -181,7 +186,7 @@ class SettingsCommands(commands.Cog):
         if "notifications" in changes:
             # the open tables keep a copy: turn notices read it from the table
             n = await self.service.set_notifications(uid, mode)
-            text += "\n" + t("settings.notify_saved", lang, mode=t(f"notify.{mode}", lang), n=n)
+            text += "\n" + notifications_saved_text(mode, n, lang)
         else:
             text += "\n" + t("settings.notify_show", lang, mode=t(f"notify.{mode}", lang))
         if changes:

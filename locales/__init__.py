@@ -32,7 +32,7 @@ import re
 import string
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +139,12 @@ def _digits(value: object, n: Decimal) -> int:
 
 def format_number(lang: str, n: Decimal, digits: int, plus: bool = False) -> str:
     """``n`` with ``digits`` decimals, the language's separator and minus, no grouping."""
+    return _format_number(lang, str(n), digits, plus)  # str: -0 and 0 stay apart
+
+
+@lru_cache(maxsize=4096)
+def _format_number(lang: str, value: str, digits: int, plus: bool) -> str:
+    n = Decimal(value)
     pattern = "0" if digits == 0 else "0." + "0" * digits
     out = format_decimal(n, format=pattern, locale=_locale(lang))
     if out.startswith("-"):
@@ -219,8 +225,26 @@ def message(lang: str, key: str, /, **params: Any) -> str:
     """The message ``key`` in ``lang`` (else English, else the key) with ``params`` in.
 
     Plural forms are chosen and numbers formatted here, from the values; a
-    placeholder without a value stays as ``{name}``.
+    placeholder without a value stays as ``{name}``. The catalogues do not change
+    while the bot runs, so a message asked for again with the same values (a hand's
+    title, edited after every card) is answered from a bounded cache.
     """
+    # Only plain values make a key (an object could render differently later), and
+    # their types are part of it: True == 1 == 1.0, yet each is written its own way.
+    if not all(type(v) in _PLAIN for v in params.values()):
+        return _message(lang, key, params)
+    return _cached_message(lang, key, tuple(sorted((k, type(v), v) for k, v in params.items())))
+
+
+_PLAIN = frozenset({str, int, float, bool, Decimal, type(None)})
+
+
+@lru_cache(maxsize=4096)
+def _cached_message(lang: str, key: str, items: tuple[tuple[str, type, Any], ...]) -> str:
+    return _message(lang, key, {k: v for k, _, v in items})
+
+
+def _message(lang: str, key: str, params: Mapping[str, Any]) -> str:
     cats = catalogues()
     if lang not in cats:
         lang = DEFAULT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -155,6 +156,15 @@ def card_button_label(code: str) -> str:
 def card_rows(suits: list[str]) -> list[int]:
     """The row of each card button (cards given in hand order, by suit letter).
 
+    See :func:`_card_rows`; a hand's layout is worked out once per suit pattern (every
+    edit of an open hand asks again, and the patterns are few)."""
+    return list(_card_rows(tuple(suits)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_rows(suits: tuple[str, ...]) -> tuple[int, ...]:
+    """The row of each card button (cards given in hand order, by suit letter).
+
     A row holds one suit where it fits; a suit of more than five continues on the next
     row. The cards use at most four rows, the fifth (or the row after the cards) is for
     Hint and Refresh: when a row per suit would need more than four rows, the shortest
@@ -162,7 +172,7 @@ def card_rows(suits: list[str]) -> list[int]:
     """
     n = len(suits)
     if n == 0:
-        return []
+        return ()
     limit = ROWS - 1
     inf = 10 * n + 10
     # best[r][i]: the fewest mixed or split rows laying out the first i cards in r rows.
@@ -190,7 +200,7 @@ def card_rows(suits: list[str]) -> list[int]:
         for k in range(j, i):
             rows[k] = r - 1
         i, r = j, r - 1
-    return rows
+    return tuple(rows)
 
 
 def _cards(mask: int) -> list[int]:

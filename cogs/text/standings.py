@@ -225,3 +225,10 @@ def personal_text(me: UserSettings, lang: str) -> str:
     )
     theme = t(f"settings.theme_{me.theme}", lang) if me.theme else unset
     return t("settings.me_show", lang, language=language, deck=deck, theme=theme)
+
+
+def notifications_saved_text(mode: str, open_tables: int, lang: str) -> str:
+    """What ``/batak settings me notifications:`` says once saved: how many open tables
+    keep the choice (a plural entry), or, with none open, that the next tables will."""
+    key = "settings.notify_saved" if open_tables > 0 else "settings.notify_saved_none"
+    return t(key, lang, mode=t(f"notify.{mode}", lang), n=open_tables)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cogs.i18n import t
+import pytest
+
+from cogs.i18n import languages, t
 from cogs.text.standings import (
     board_text,
     daily_board_text,
     named_standings,
+    notifications_saved_text,
     settings_text,
     stats_text,
 )
@@ -120,3 +123,23 @@ def test_personal_settings_and_one_match_deal_by_deal() -> None:
     assert text[1].startswith("Deal 1: ") and text[2].startswith("Deal 2: ")
     assert ("made" in text[1]) or ("down" in text[1])
     assert text[3].startswith("Places: 1. ")
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_saved_notifications_never_speak_of_zero_tables(lang: str) -> None:
+    none = notifications_saved_text("every", 0, lang)
+    assert t("notify.every", lang) in none
+    assert "0" not in none and "{" not in none
+    # One open table and several read differently, and several give their number.
+    one, three = (notifications_saved_text("never", n, lang) for n in (1, 3))
+    assert len({none, one, three}) == 3
+    assert "3" in three and t("notify.never", lang) in three
+
+
+def test_saved_notifications_in_english() -> None:
+    assert notifications_saved_text("needed", 0, "en") == (
+        "Your turn notifications: when needed (you have no open table now; "
+        "your next tables will use it)."
+    )
+    assert "at your open table and" in notifications_saved_text("needed", 1, "en")
+    assert "at your 2 open tables" in notifications_saved_text("needed", 2, "en")

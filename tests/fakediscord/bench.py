@@ -111,6 +111,7 @@ def _pong(content: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+NUMBER = re.compile(r"\d+")
 HAND_ID = re.compile(r"bt:(\d+):(\d):(\d+):(\w+)")
 TABLE_ID = re.compile(r"bx:(\d+):(\w+)")
 
@@ -160,7 +161,10 @@ class BatakTableScript:
         table = join.split(":")[1]
         t.state.update(channel=channel, table=table, seen=set(), last=None, hands={})
         for p in t.players[1:]:
-            t.interactions.append(await d.click(p, lobby, join))
+            # As a person does: sit down, see "you joined", then the host starts (an
+            # acknowledgement alone does not mean the seat is taken yet; a start before
+            # the joins are done fills the seats with computers).
+            t.interactions.append(await d.click(p, lobby, join, wait="response"))
         t.interactions.append(await d.click(host, lobby, f"bx:{table}:start"))
         show = f"bx:{table}:show"
         await d.wait_for_message(
@@ -251,6 +255,11 @@ class BenchResult:
     """REST requests the bot made while the measured tables played."""
     limited_routes: dict[str, int] = field(default_factory=dict)
     """The routes that were answered 429, and how often."""
+    failures: dict[str, int] = field(default_factory=dict)
+    """Why interactions failed: ``late ack <name>`` (the fake saw no acknowledgement in
+    3 s, or a late one), or the error that stopped a table's players."""
+    calls_by_route: dict[str, int] = field(default_factory=dict)
+    """The REST requests of the measured tables by route (``PATCH /webhooks/...``)."""
     bot_cpu_seconds: float = 0.0
     fake_cpu_seconds: float = 0.0
     fake_rss_bytes: int = 0
@@ -278,6 +287,11 @@ class BenchResult:
             f"p99 {self.commit_p99_ms:.1f} ms{each}, {self.commits} commits"
         )
 
+    @property
+    def bot_cpu_ms_per_move(self) -> float:
+        """The bot process's (or processes') CPU time per move, workers not counted."""
+        return 1000 * self.bot_cpu_seconds / max(1, self.moves)
+
     def report(self) -> str:
         return "\n".join(
             [
@@ -289,7 +303,8 @@ class BenchResult:
                 f"max {self.ack_max_ms:.1f} ms",
                 self.commit_line(),
                 f"  failed interactions {self.failed_interactions}, lost moves {self.lost_moves}, "
-                f"duplicated moves {self.duplicated_moves}",
+                f"duplicated moves {self.duplicated_moves}"
+                + (f"; failures {self.failures}" if self.failures else ""),
                 f"  bot RSS idle {self.rss_idle_bytes / 2**20:.1f} MiB, active "
                 f"{self.rss_active_bytes / 2**20:.1f} MiB, "
                 f"{self.rss_per_table_bytes / 1024:.1f} KiB per active table",
@@ -302,8 +317,15 @@ class BenchResult:
                 f"  Discord calls {self.discord_calls} = "
                 f"{self.discord_calls / max(1, self.moves):.2f} per move"
                 + (f"; 429s by route {self.limited_routes}" if self.limited_routes else ""),
-                f"  CPU: bot {self.bot_cpu_seconds:.1f}s, fake Discord + players "
-                f"{self.fake_cpu_seconds:.1f}s (its RSS {self.fake_rss_bytes / 2**20:.0f} MiB)",
+                "  per move by route: "
+                + ", ".join(
+                    f"{route} {n / max(1, self.moves):.2f}"
+                    for route, n in sorted(self.calls_by_route.items(), key=lambda kv: -kv[1])
+                    if n / max(1, self.moves) >= 0.01
+                ),
+                f"  CPU: bot {self.bot_cpu_seconds:.1f}s = {self.bot_cpu_ms_per_move:.1f} ms per "
+                f"move, fake Discord + players {self.fake_cpu_seconds:.1f}s "
+                f"(its RSS {self.fake_rss_bytes / 2**20:.0f} MiB)",
             ]
         )
 
@@ -401,8 +423,9 @@ async def run_bench(
                             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                         if not await script.step(d, t):
                             break
-                except (InteractionFailed, TimeoutError):  # no answer, or no table to play
+                except (InteractionFailed, TimeoutError) as exc:  # no answer, or no table
                     t.failed += 1
+                    t.state["failure"] = f"{type(exc).__name__}: {exc}"[:200]
                 finally:
                     t.finished = True
                     script.audit(d, t)
@@ -432,7 +455,7 @@ async def run_bench(
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
             cpu0, bot_cpu0 = time.process_time(), bot_cpu_seconds()
-            calls0 = d.fake.api_calls
+            calls0, routes0 = d.fake.api_calls, Counter(d.fake.route_counts)
             try:
                 await asyncio.wait_for(
                     asyncio.gather(
@@ -449,6 +472,8 @@ async def run_bench(
                 minus(after, before)
                 for after, before in zip(await commit_histograms(), commits0, strict=True)
             ]
+            routes = Counter(d.fake.route_counts)
+            routes.subtract(routes0)
             fake_rss = read_rss(os.getpid())
             peak = max(peak, sum(b.rss_bytes() for b in bots))
         recs = [r for t in ctxs for r in t.interactions]
@@ -482,6 +507,11 @@ async def run_bench(
                     if r.status == 429
                 )
             ),
+            failures=dict(
+                Counter("late ack " + NUMBER.sub("N", r.name) for r in d.failed_interactions())
+                + Counter(str(t.state["failure"]) for t in every if "failure" in t.state)
+            ),
+            calls_by_route={route: n for route, n in routes.items() if n > 0},
             bot_cpu_seconds=bot_cpu,
             fake_cpu_seconds=cpu,
             fake_rss_bytes=fake_rss,
@@ -595,7 +625,8 @@ def main(argv: list[str] | None = None) -> int:
             metrics=not args.echo,
         )
     )
-    print(json.dumps(asdict(result), indent=2) if args.json else result.report())
+    as_json = asdict(result) | {"bot_cpu_ms_per_move": result.bot_cpu_ms_per_move}
+    print(json.dumps(as_json, indent=2) if args.json else result.report())
     ok = result.failed_interactions == 0 and result.lost_moves == 0 and result.duplicated_moves == 0
     return 0 if ok else 1
 

@@ -1,0 +1,216 @@
+"""Open hands that follow the game, without Discord: what is drawn again and what is
+not, and the caches that keep a busy bot's CPU per move down (pictures, texts)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from batak import Match, preset
+from batak.players import make_player
+from cogs import pictures
+from cogs.live import LiveHands
+from cogs.pictures import Drawing, DrawnCache, Picture
+from cogs.service import Table
+from images.views import HandView
+from locales import message
+from tests.bot.test_bot_render import fake_table
+
+
+@dataclass
+class EditLog:
+    """Stands in for the webhook of an interaction token: the edits it was asked for."""
+
+    edits: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    async def edit_message(self, message_id: int, **kwargs: Any) -> None:
+        self.edits.append((message_id, kwargs))
+
+
+@dataclass
+class Press:
+    followup: EditLog
+
+
+class Hands:
+    """A render and a state function for :class:`LiveHands` that count their calls."""
+
+    def __init__(self) -> None:
+        self.renders = 0
+        self.looks = "dark"
+
+    def state(self, table: Table, seat: int, lang: str) -> Any:
+        match = table.match
+        assert match is not None
+        return (match.move_number, lang, self.looks)
+
+    async def render(
+        self, table: Table, seat: int, lang: str, shown_picture: Any
+    ) -> tuple[dict[str, Any], Any]:
+        self.renders += 1
+        match = table.match
+        assert match is not None
+        content = f"move {match.move_number} seat {seat} {self.looks}"
+        return {"content": content, "view": None, "state": self.state(table, seat, lang)}, None
+
+
+async def settle() -> None:
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+def play_one(match: Match) -> None:
+    seat = match.to_act
+    assert seat is not None
+    match.apply(make_player("easy", seat).choose(match.observation(seat)), seat)
+
+
+async def test_a_hand_is_drawn_again_only_when_what_it_shows_changed() -> None:
+    match = Match(preset("standard"), seed=4)
+    table = fake_table(match)
+    hands = Hands()
+    live = LiveHands(hands.render, lambda _id: table, 0.0, state=hands.state)
+    log = EditLog()
+    live.opened(table, 1, Press(log), 500, "en")  # type: ignore[arg-type]  # a stand-in token
+    try:
+        live.request(table)
+        await settle()
+        assert hands.renders == 1 and len(log.edits) == 1
+        # Asked again with nothing changed (a second listener event, a press that
+        # follows the one the edit answered): not drawn, not sent.
+        for _ in range(3):
+            live.request(table)
+            await settle()
+        assert hands.renders == 1 and len(log.edits) == 1
+        assert live.skipped == 3
+        # A move: drawn and sent once more.
+        play_one(match)
+        live.request(table)
+        await settle()
+        assert hands.renders == 2 and len(log.edits) == 2
+        assert "move 1" in log.edits[-1][1]["content"]
+        # The person's looks changed: their hand is drawn in them.
+        hands.looks = "light"
+        live.request(table)
+        await settle()
+        assert hands.renders == 3 and "light" in log.edits[-1][1]["content"]
+        # Refresh draws and sends it even when nothing changed (the edit answers it).
+        live.redraw(500)
+        await settle()
+        assert hands.renders == 4 and len(log.edits) == 4
+    finally:
+        await live.close()
+
+
+async def test_a_hand_opened_with_its_state_is_not_drawn_twice() -> None:
+    match = Match(preset("standard"), seed=5)
+    table = fake_table(match)
+    hands = Hands()
+    live = LiveHands(hands.render, lambda _id: table, 0.0, state=hands.state)
+    log = EditLog()
+    shown, _ = await hands.render(table, 0, "en", None)
+    live.opened(table, 1, Press(log), 600, "en", shown=shown)  # type: ignore[arg-type]
+    try:
+        live.request(table)
+        await settle()
+        assert len(log.edits) == 0 and hands.renders == 1
+    finally:
+        await live.close()
+
+
+def _drawing(cards: tuple[str, ...], theme: str = "dark") -> Drawing:
+    return Drawing("hand.png", "a hand", HandView(cards), partial(_fake_render, theme=theme))
+
+
+def _fake_render(view: Any, theme: str) -> bytes:
+    return repr((view, theme)).encode()
+
+
+def test_the_drawn_cache_keys_on_what_a_picture_is_drawn_from() -> None:
+    cache = DrawnCache(max_bytes=10_000)
+    a, b = _drawing(("AS", "KS")), _drawing(("AS", "KS"))
+    key = cache.key(a)
+    assert key is not None and key == cache.key(b)
+    assert cache.key(_drawing(("AS",))) != key
+    assert cache.key(_drawing(("AS", "KS"), theme="light")) != key  # other looks
+    assert cache.get(key) is None
+    cache.put(key, Picture("hand.png", b"x" * 100, "a hand"))
+    got = cache.get(key)
+    assert got is not None and got.data == b"x" * 100
+    assert (cache.hits, cache.misses) == (1, 1)
+    # A view model that cannot be a key is drawn every time.
+    assert cache.key(Drawing("x.png", "", ["a", "list"], _fake_render)) is None
+
+
+def test_the_drawn_cache_stays_within_its_bytes() -> None:
+    cache = DrawnCache(max_bytes=4_000)
+    keys = []
+    for i in range(10):
+        key = cache.key(_drawing(tuple(["AS", "KS", "QS", "JS", "TS"][: i % 5 + 1]), str(i)))
+        assert key is not None
+        keys.append(key)
+        cache.put(key, Picture("hand.png", bytes(900), ""))
+    assert len(cache) == 4  # the oldest went first
+    assert cache.get(keys[0]) is None and cache.get(keys[-1]) is not None
+    cache.put(keys[0], Picture("big.png", bytes(2_000), ""))  # over a quarter: not kept
+    assert cache.get(keys[0]) is None
+
+
+async def test_draw_answers_a_picture_drawn_lately_from_the_cache() -> None:
+    match = Match(preset("standard"), seed=6)
+    table = fake_table(match)
+    drawing = pictures.hand_picture(table, 0, "en")
+    assert drawing is not None
+    key = pictures.DRAWN.key(drawing)
+    assert key is not None
+    known = Picture(drawing.filename, b"drawn before", drawing.description)
+    pictures.DRAWN.put(key, known)
+    assert await pictures.draw(pictures.hand_picture(table, 0, "en")) is known
+
+
+def test_cached_messages_keep_values_of_other_types_apart() -> None:
+    # True == 1 == 1.0 as keys, yet each is written its own way.
+    assert message("en", "count.tricks", n=1) == "1 trick"
+    assert message("en", "count.tricks", n=1.5) == "1.5 tricks"
+    assert message("en", "count.tricks", n=True) != "1 trick"
+    assert message("tr", "hint.base", tricks="5.9", trump="♠", extra="") == message(
+        "tr", "hint.base", tricks="5.9", trump="♠", extra=""
+    )
+    assert "5,9" in message("tr", "hint.base", tricks="5.9", trump="♠", extra="")
+
+
+async def test_a_server_without_settings_is_read_once_and_follows_a_choice(tmp_path: Any) -> None:
+    from cogs.replies import Languages
+    from data import Store
+
+    store = await Store.open(tmp_path / "b.db")
+    try:
+        languages = Languages(store)
+        # Never chose: its Discord locale where there is a catalogue, else the default.
+        assert await languages.server(5, "tr") == "tr"
+        assert await languages.server(5, "ja") == "en"
+        # Remembered: a change behind the bot's back (another tool) is not read again...
+        await store.update_guild_settings(5, language="de")
+        assert await languages.server(5, "tr") == "tr"
+        # ...but the bot's own /batak settings server says so, and it holds from then on.
+        languages.remember(5, "de")
+        assert await languages.server(5, "tr") == "de"
+        assert await Languages(store).server(5, "tr") == "de"  # a fresh start reads it
+    finally:
+        await store.close()
+
+
+def test_a_message_with_an_object_in_it_is_rendered_each_time() -> None:
+    class Name:
+        def __init__(self) -> None:
+            self.text = "Ayşe"
+
+        def __str__(self) -> str:
+            return self.text
+
+    name = Name()
+    assert "Ayşe" in message("en", "hand.waiting", name=name)
+    name.text = "Mehmet"
+    assert "Mehmet" in message("en", "hand.waiting", name=name)
