@@ -23,6 +23,7 @@ decides and appends (an advisory lock, released with the connection if the proce
 from .base import KEEP
 from .maintenance import Housekeeping
 from .models import (
+    BOT_LEVEL_SETTINGS,
     BOT_LEVELS,
     EXIT_DATABASE_DAMAGED,
     LANGUAGES,
@@ -67,6 +68,7 @@ from .store import DEFAULT_PATH, Store, default_path, default_url, is_postgres_u
 
 __all__ = [
     "BOT_LEVELS",
+    "BOT_LEVEL_SETTINGS",
     "DEFAULT_PATH",
     "EXIT_DATABASE_DAMAGED",
     "KEEP",

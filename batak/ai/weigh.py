@@ -1,0 +1,210 @@
+"""The hard level's bidder: every call it may make, valued by play-outs.
+
+For each call the seat may make now (pass, or each legal bid) it estimates the
+expected utility (its score minus the mean of the others', as in card play) over
+deals of the hidden cards sampled from its own observation and weighted by how
+well they fit the calls so far (:func:`batak.ai.bots.auction_fit`). In each
+sampled deal:
+
+* **bidding b**: the seat plays the deal out as holder once with each trump it
+  could name; the bid is worth the utility of the best trump for that bid, unless
+  another seat still in the auction holds enough to bid above ``b``: then that
+  seat takes the contract (as when passing, below).
+* **passing**: the strongest other hand still in the auction takes the contract
+  at the level its strength and the competition call for (one more than the
+  second strongest, at least the lowest legal bid); if no one is strong enough,
+  the high bidder keeps it, or everyone passes and the rules' all-pass case
+  applies. That holder's deal is played out too.
+
+"Strong enough" for a sampled hand is the calibrated trick model of
+:mod:`batak.ai.bidding`, with the hand's best trump: what the other seats would
+expect from their cards, not what the play-out will show (that would read the
+other sampled hands). Nothing here reads a real hidden hand: the sampled hands
+come from :func:`batak.ai.knowledge.sample_hands` of the seat's observation.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from batak.ai.bidding import model_for
+from batak.ai.easy import best_trump, estimate_tricks
+from batak.ai.knowledge import infer, sample_hands, sample_unconstrained
+from batak.ai.sim import Table, rollout, utility_table
+from batak.cards import SUITS, CardMask, Suit
+from batak.deal import BIDS, PASS, Action, Bid, Observation
+from batak.play import broken_at_start, lead_code
+
+Util = Callable[[Sequence[int]], tuple[float, float, float, float]]
+
+HOLDER_MARGIN = 0.0
+"""Tricks taken off the seat's own play-out count when it holds (a play-out with
+every hand known is kinder to the holder than strong defenders are)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WeighedCalls:
+    """The bidder's decision and the figures behind it."""
+
+    action: Action
+    trump: Suit
+    """The trump the seat would name for the chosen bid (passing: its best one)."""
+    values: dict[int, float]
+    """Expected utility by call: ``0`` is passing, ``b`` the bid of ``b`` tricks."""
+    worlds: int
+    mean: float
+    """Expected tricks of the seat's side as holder with its best trump."""
+    make: float
+    """The chance the seat's side makes the chosen bid with its trump (passing: the
+    lowest bid, or the forced one, with its best trump)."""
+
+    @property
+    def pass_value(self) -> float:
+        return self.values.get(0, float("-inf"))
+
+
+def _still_in(obs: Observation) -> list[int]:
+    """The other seats that have not passed (they may still bid)."""
+    passed = {s for s, b in obs.calls if b is None}
+    return [s for s in range(4) if s != obs.seat and s not in passed]
+
+
+def _high_seat(obs: Observation) -> int | None:
+    for s, b in reversed(obs.calls):
+        if b is not None:
+            return s
+    return None
+
+
+def weigh_calls(
+    obs: Observation,
+    rng: random.Random,
+    worlds: int,
+    deadline: float,
+    fit: Callable[[Observation, list[CardMask]], float],
+    clock: Callable[[], float] = time.perf_counter,
+) -> WeighedCalls:
+    """Value every call of the seat to act by ``worlds`` sampled deals (fewer if
+    ``clock()`` passes ``deadline``; at least 8). ``fit`` weighs a sampled deal by
+    the calls so far."""
+    assert obs.hand is not None
+    rules = obs.rules
+    seat = obs.seat
+    suits = (rules.fixed_trump,) if rules.fixed_trump is not None else SUITS
+    legal_bids = [a.tricks for a in obs.legal if isinstance(a, Bid)]
+    may_pass = PASS in obs.legal
+    high = obs.high_bid or 0
+    floor = max(high + 1, rules.min_bid)
+    high_seat = _high_seat(obs)
+    active = _still_in(obs)
+    model = model_for(rules)
+    know = infer(obs)
+    broken = broken_at_start(lead_code(rules.trump_lead))
+    tables = [Table.of(rules, int(s), seat, floor) for s in suits]
+    utils: dict[tuple[int, int], Util] = {}
+
+    def util(holder: int, bid: int) -> Util:
+        u = utils.get((holder, bid))
+        if u is None:
+            u = utils[(holder, bid)] = utility_table(rules, holder, bid)
+        return u
+
+    own = {b: [0.0] * len(suits) for b in legal_bids}
+    passing = 0.0
+    tricks = [0.0] * len(suits)
+    hist = [[0.0] * 14 for _ in suits]
+    total = 0.0
+    n = 0
+    while n < worlds:
+        hands = sample_hands(know, rng) or sample_unconstrained(know, rng)
+        w = max(fit(obs, hands), 1e-6)
+        n += 1
+        total += w
+        # What each other seat still in would expect from its own cards.
+        reach: dict[int, tuple[int, Suit]] = {}
+        for s in active:
+            if rules.fixed_trump is not None:
+                trump_s, est = rules.fixed_trump, estimate_tricks(hands[s], rules.fixed_trump)
+            else:
+                trump_s, est = best_trump(hands[s])
+            reach[s] = (int(model.intercept + model.slope * est + 0.5), trump_s)
+        order = sorted(reach, key=lambda s: (-reach[s][0], (s - seat) % 4))
+        top = order[0] if order else None
+        top_reach = reach[top][0] if top is not None else -1
+        second = reach[order[1]][0] if len(order) > 1 else -1
+        # Passing: who holds, at what level, with which trump.
+        holder: int | None = None
+        level = 0
+        trump_h: Suit | None = None
+        if top is not None and top_reach >= floor:
+            holder, level, trump_h = top, max(floor, min(top_reach, second + 1)), reach[top][1]
+        elif high_seat is not None and high_seat != seat:
+            holder, level = high_seat, high
+            trump_h = reach[high_seat][1] if high_seat in reach else None
+        elif rules.all_pass == "dealer-forced":
+            holder, level = obs.dealer, rules.forced_bid or rules.min_bid
+        else:
+            holder, level = obs.dealer, rules.min_bid
+        won_me = []
+        for j, table in enumerate(tables):
+            won = rollout(table, list(hands), [], seat, broken, [0, 0, 0, 0])
+            won_me.append(won)
+            side = won[seat] + (won[(seat + 2) % 4] if rules.partnership else 0)
+            tricks[j] += w * side
+            hist[j][side] += w
+        if holder == seat:
+            # Everyone passed to a dealer who is this seat: it holds at the forced bid.
+            passing += w * max(util(seat, level)(won)[seat] for won in won_me)
+            other_won: list[int] | None = None
+        else:
+            if trump_h is None:
+                trump_h = best_trump(hands[holder])[0] if rules.fixed_trump is None else None
+            t = rules.fixed_trump if rules.fixed_trump is not None else trump_h
+            assert t is not None
+            other_table = Table.of(rules, int(t), holder, level)
+            other_won = rollout(other_table, list(hands), [], holder, broken, [0, 0, 0, 0])
+            passing += w * util(holder, level)(other_won)[seat]
+        for b in legal_bids:
+            row = own[b]
+            if top is not None and top_reach > b and other_won is not None and holder == top:
+                # Someone would bid over b: the contract goes there as if this seat passed.
+                lvl = max(b + 1, min(top_reach, second + 1))
+                v = util(top, lvl)(other_won)[seat]
+                for j in range(len(suits)):
+                    row[j] += w * v
+                continue
+            u = util(seat, b)
+            for j, won in enumerate(won_me):
+                if HOLDER_MARGIN:
+                    won = list(won)
+                    won[seat] = max(0, won[seat] - round(HOLDER_MARGIN))
+                row[j] += w * u(won)[seat]
+        if n >= 8 and clock() > deadline:
+            break
+    values: dict[int, float] = {}
+    if may_pass:
+        values[0] = passing / total
+    best_trump_for: dict[int, Suit] = {}
+    for b in legal_bids:
+        j = max(range(len(suits)), key=lambda j: (own[b][j], -int(suits[j])))
+        values[b] = own[b][j] / total
+        best_trump_for[b] = suits[j]
+    jm = max(range(len(suits)), key=lambda j: (tricks[j], -int(suits[j])))
+    mean = tricks[jm] / total
+    choice = max(values, key=lambda c: (values[c], c == 0, -c))
+
+    def make(j: int, b: int) -> float:
+        return sum(hist[j][b:]) / total
+
+    if choice == 0:
+        everyone_passed = len(obs.calls) == 3 and high == 0
+        b = (rules.forced_bid or rules.min_bid) if everyone_passed else floor
+        return WeighedCalls(PASS, suits[jm], values, n, mean, make(jm, min(b, 13)))
+    j = suits.index(best_trump_for[choice])
+    return WeighedCalls(BIDS[choice], suits[j], values, n, mean, make(j, choice))
+
+
+__all__ = ["HOLDER_MARGIN", "WeighedCalls", "weigh_calls"]
