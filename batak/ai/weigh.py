@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from batak.ai.bidding import model_for
-from batak.ai.easy import best_trump, estimate_tricks
 from batak.ai.knowledge import infer, sample_hands, sample_unconstrained
 from batak.ai.sim import Table, rollout, utility_table
 from batak.cards import SUITS, CardMask, Suit
@@ -40,9 +39,89 @@ from batak.play import broken_at_start, lead_code
 
 Util = Callable[[Sequence[int]], tuple[float, float, float, float]]
 
+
+def _chunk_tables() -> tuple[list[float], list[float], list[int]]:
+    """Per 13-card suit pattern: :func:`batak.ai.easy.estimate_tricks`'s count for it
+    as a side suit (without the shortness bonus) and as trump, and its length."""
+    side, trump, length = [], [], []
+    for chunk in range(1 << 13):
+        has = [bool(chunk >> (r - 2) & 1) for r in (14, 13, 12, 11)]
+        n = chunk.bit_count()
+        honours = sum(1.0 for h in has[:3] if h) + (0.5 if has[3] else 0.0)
+        trump.append(max(honours, min(n, 3) * 0.45) + max(0, n - 3) * 0.9)
+        v = 0.0
+        if has[0]:
+            v += 1.0
+        if has[1] and n >= 2:
+            v += 0.6 if has[0] else 0.45
+        if has[2] and n >= 3 and (has[0] or has[1]):
+            v += 0.3
+        side.append(v)
+        length.append(n)
+    return side, trump, length
+
+
+_SIDE, _TRUMP, _LENGTH = _chunk_tables()
+
+
+def hand_estimate(hand: CardMask, trump: int) -> float:
+    """:func:`batak.ai.easy.estimate_tricks` by table (the same count, summed in another
+    order: equal to it up to rounding)."""
+    chunks = [(hand >> (13 * s)) & 0x1FFF for s in range(4)]
+    trumps = _LENGTH[chunks[trump]]
+    total = _TRUMP[chunks[trump]]
+    for s in range(4):
+        if s != trump:
+            total += _SIDE[chunks[s]]
+            n = _LENGTH[chunks[s]]
+            if n <= 1 and trumps:
+                total += 0.4 * (2 - n) * min(1.0, trumps / 4)
+    return total
+
+
+def hand_best_trump(hand: CardMask) -> tuple[Suit, float]:
+    """:func:`batak.ai.easy.best_trump` by table."""
+    best, value = 0, -1.0
+    for t in range(4):
+        v = hand_estimate(hand, t)
+        if v > value + 1e-9:
+            best, value = t, v
+    return SUITS[best], value
+
+
 HOLDER_MARGIN = 0.0
 """Tricks taken off the seat's own play-out count when it holds (a play-out with
-every hand known is kinder to the holder than strong defenders are)."""
+every hand known can be kinder to the holder than strong defenders are)."""
+HOLDER_MARGIN_TEAM = 0.0
+"""The same for a team holding in partnerships."""
+
+
+def _shift(won: Sequence[int], seat: int, partnership: bool, k: int) -> list[int]:
+    """``won`` with ``k`` tricks of the seat's side given to the next seat (an opponent)."""
+    out = list(won)
+    take = min(k, out[seat])
+    out[seat] -= take
+    rest = k - take
+    if partnership and rest:
+        partner = (seat + 2) % 4
+        more = min(rest, out[partner])
+        out[partner] -= more
+        take += more
+    out[(seat + 1) % 4] += take
+    return out
+
+
+def _held_value(u: Util, won: Sequence[int], seat: int, partnership: bool, margin: float) -> float:
+    """The seat's utility as holder for a play-out's tricks, less ``margin`` tricks
+    (a fraction blends the two whole numbers of tricks around it)."""
+    if margin <= 0:
+        return u(won)[seat]
+    k = int(margin)
+    f = margin - k
+    low = u(_shift(won, seat, partnership, k))[seat] if k else u(won)[seat]
+    if f == 0:
+        return low
+    return (1 - f) * low + f * u(_shift(won, seat, partnership, k + 1))[seat]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +191,7 @@ def weigh_calls(
             u = utils[(holder, bid)] = utility_table(rules, holder, bid)
         return u
 
+    margin = HOLDER_MARGIN_TEAM if rules.partnership else HOLDER_MARGIN
     own = {b: [0.0] * len(suits) for b in legal_bids}
     passing = 0.0
     tricks = [0.0] * len(suits)
@@ -127,9 +207,9 @@ def weigh_calls(
         reach: dict[int, tuple[int, Suit]] = {}
         for s in active:
             if rules.fixed_trump is not None:
-                trump_s, est = rules.fixed_trump, estimate_tricks(hands[s], rules.fixed_trump)
+                trump_s, est = rules.fixed_trump, hand_estimate(hands[s], rules.fixed_trump)
             else:
-                trump_s, est = best_trump(hands[s])
+                trump_s, est = hand_best_trump(hands[s])
             reach[s] = (int(model.intercept + model.slope * est + 0.5), trump_s)
         order = sorted(reach, key=lambda s: (-reach[s][0], (s - seat) % 4))
         top = order[0] if order else None
@@ -161,7 +241,7 @@ def weigh_calls(
             other_won: list[int] | None = None
         else:
             if trump_h is None:
-                trump_h = best_trump(hands[holder])[0] if rules.fixed_trump is None else None
+                trump_h = hand_best_trump(hands[holder])[0] if rules.fixed_trump is None else None
             t = rules.fixed_trump if rules.fixed_trump is not None else trump_h
             assert t is not None
             other_table = Table.of(rules, int(t), holder, level)
@@ -178,10 +258,7 @@ def weigh_calls(
                 continue
             u = util(seat, b)
             for j, won in enumerate(won_me):
-                if HOLDER_MARGIN:
-                    won = list(won)
-                    won[seat] = max(0, won[seat] - round(HOLDER_MARGIN))
-                row[j] += w * u(won)[seat]
+                row[j] += w * _held_value(u, won, seat, rules.partnership, margin)
         if n >= 8 and clock() > deadline:
             break
     values: dict[int, float] = {}
@@ -207,4 +284,11 @@ def weigh_calls(
     return WeighedCalls(BIDS[choice], suits[j], values, n, mean, make(j, choice))
 
 
-__all__ = ["HOLDER_MARGIN", "WeighedCalls", "weigh_calls"]
+__all__ = [
+    "HOLDER_MARGIN",
+    "HOLDER_MARGIN_TEAM",
+    "WeighedCalls",
+    "hand_best_trump",
+    "hand_estimate",
+    "weigh_calls",
+]
