@@ -228,10 +228,6 @@ def _policy(
                 beaten = True
                 break
         if not beaten:
-            # Not forced to overtake: keep the partner's trick, and when discarding
-            # keep this seat's own winners too.
-            if not legal & led_mask and legal & ~tmask:
-                return discard(legal, tmask, _others(p0, p1, p2, p3, seat))
             return cheapest(legal, tmask)
     holder = table.holder
     if has_trick and not table.partnership and seat != holder and win_seat != holder:
@@ -316,15 +312,12 @@ def _lead(
 ) -> int:
     tmask = table.tmask
     outstanding = 0
-    opp_cards = 0
     opp_trumps = 0
     ruffs = 0  # bit ``suit``: an opponent may be void in it and hold a trump
     for s in range(4):
         if s != seat:
             p = _at(p0, p1, p2, p3, s)
             outstanding |= p
-            if s != friend:
-                opp_cards |= p
             if s != friend and p & tmask:
                 opp_trumps |= p & tmask
                 for suit in range(4):
@@ -356,27 +349,6 @@ def _lead(
             best_master, best_len = top, length
     if best_master >= 0:
         return best_master
-    if friend != seat:
-        # Cash the partner's suit: lead low to a side-suit master that only the partner
-        # can hold and no opponent can ruff (the shortest such holding first).
-        lead = -1
-        lead_len = 14
-        for suit in range(4):
-            sm = SUIT_MASKS[suit]
-            if sm & tmask:
-                continue
-            mine = legal & sm
-            rest = outstanding & sm
-            if not mine or not rest:
-                continue
-            top_out = rest.bit_length() - 1
-            if opp_cards >> top_out & 1 or ruffs >> suit & 1:
-                continue
-            length = _suit_count(hand, suit)
-            if length < lead_len:
-                lead, lead_len = _lowest_card(mine), length
-        if lead >= 0:
-            return lead
     if attacking and my_trumps and opp_trumps and _trump_count(my_trumps) >= 3:
         return _lowest_card(my_trumps)
     # Lead low from the longest side suit no opponent can ruff.
