@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from batak import PRESET_NAMES
-from data import BOT_LEVELS, InvalidSettingError
+from data import BOT_LEVEL_SETTINGS, InvalidSettingError
 
 from .i18n import ls, t
 from .replies import Languages, guild_of, is_admin, send
@@ -79,7 +79,9 @@ class SettingsCommands(commands.Cog):
         language=LANGUAGE_CHOICES,
         preset=PRESET_CHOICES,
         pace=PACE_CHOICES,
-        computer=[app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVELS],
+        computer=[
+            app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVEL_SETTINGS
+        ],
     )
     async def settings_server(
         self,

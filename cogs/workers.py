@@ -1,5 +1,8 @@
 """CPU work away from the event loop: one worker process draws pictures, one thinks.
 
+(And two that start on first use: one for the expert level's long thoughts, one for
+reviews.)
+
 Drawing a table (Pillow) and a computer player's search (pure Python) are CPU work. In
 a thread they would hold the bot process's GIL, and every interaction waiting to be
 acknowledged would wait for them. In a worker process they run on another core while
@@ -146,6 +149,9 @@ def _warm_up_drawing() -> None:
 BACKGROUND = 10
 DRAWING = Worker("drawing", _warm_up_drawing, BACKGROUND)
 THINKING = Worker("thinking", niceness=BACKGROUND)
+# The expert level thinks about 2 s a move (async tables only): a process of its own, so a
+# live table's computer move never queues behind an async table's long thought.
+PONDERING = Worker("pondering", niceness=BACKGROUND)
 # Reviews (double-dummy searches of whole deals, seconds each) get a process of their own,
 # lower still: a computer player's move in the thinking worker never waits behind one.
 REVIEW = Worker("review", niceness=BACKGROUND + 5)
@@ -167,4 +173,5 @@ def alive() -> dict[str, bool]:
 def close_all() -> None:
     DRAWING.close()
     THINKING.close()
+    PONDERING.close()
     REVIEW.close()

@@ -25,6 +25,7 @@ On PostgreSQL the store holds a pool of up to ``pool_size`` connections
 from .base import KEEP
 from .maintenance import Housekeeping
 from .models import (
+    BOT_LEVEL_SETTINGS,
     BOT_LEVELS,
     EXIT_DATABASE_DAMAGED,
     LANGUAGES,
@@ -77,6 +78,7 @@ from .store import (
 
 __all__ = [
     "BOT_LEVELS",
+    "BOT_LEVEL_SETTINGS",
     "DEFAULT_PATH",
     "DEFAULT_POOL_SIZE",
     "EXIT_DATABASE_DAMAGED",

@@ -11,9 +11,12 @@ from typing import Any, Final
 LANGUAGES: Final = ("en", "tr", "de", "pt", "uk", "sw", "es", "fr")
 PRESETS: Final = ("standard", "classic", "esli", "koz-maca", "kanli")
 PACES: Final = ("live", "async")
-BOT_LEVELS: Final = ("easy", "normal", "hard")
+BOT_LEVELS: Final = ("easy", "normal", "hard", "expert")
 """The computer levels a server or table may choose: each a name ``batak.ai.make_player``
 knows (a test checks it); the settings refuse any other."""
+AUTO_LEVEL: Final = "auto"
+BOT_LEVEL_SETTINGS: Final = (AUTO_LEVEL, *BOT_LEVELS)
+"""A server's ``bot_level``: a level, or auto (:meth:`GuildSettings.table_level`)."""
 GAME_KINDS: Final = ("table", "daily")
 OPEN_STATUSES: Final = ("lobby", "playing")
 CLOSED_STATUSES: Final = ("finished", "cancelled")
@@ -481,11 +484,19 @@ class GuildSettings:
     pace: str = "live"
     live_turn_timeout_s: int = 60
     async_turn_timeout_s: int = 12 * 3600
-    bot_level: str = "normal"
+    bot_level: str = AUTO_LEVEL  # or one of BOT_LEVELS (see table_level)
     use_threads: bool = True
     casual_hints: bool = False
     """Hints at casual tables (never at rated ones, never in the daily match)."""
     updated_at: str | None = field(default=None, compare=False)
+
+    def table_level(self, pace: str, daily: bool = False) -> str:
+        """The level of a new table of ``pace``: the server's if it set one, else expert
+        at async tables (people take hours over a turn there) and normal at live ones and
+        in the ``daily`` match (played in one sitting)."""
+        if self.bot_level != AUTO_LEVEL:
+            return self.bot_level
+        return "expert" if pace == "async" and not daily else "normal"
 
     def turn_timeout_s(self, pace: str | None = None) -> int:
         p = pace or self.pace
@@ -515,7 +526,7 @@ def validate_setting(name: str, value: Any) -> Any:
         "language": LANGUAGES,
         "preset": PRESETS,
         "pace": PACES,
-        "bot_level": BOT_LEVELS,
+        "bot_level": BOT_LEVEL_SETTINGS,
     }
     if name in choices:
         if value not in choices[name]:

@@ -1,40 +1,44 @@
-"""Computer players that play Batak well: ``normal`` and ``hard``, hints, the arena.
+"""Computer players that play Batak well: ``normal``, ``hard``, ``expert``; hints, the arena.
 
 Every player here sees only its seat's :class:`~batak.deal.Observation`.
 
 * :func:`make_player` builds any level by name (``random``, ``easy``,
-  ``normal``, ``hard``) and refuses any other name.
+  ``normal``, ``hard``, ``expert``) and refuses any other name. ``expert`` is
+  ``hard`` with eight times the thinking per decision (about 2 s: meant for
+  tables where people take hours over a turn anyway).
 * :func:`hint` / :func:`format_hint_en` / :func:`hint_text`: the hard level's
   suggestion for a person's decision and its reason.
 * :mod:`batak.ai.arena`: duplicate-deal comparisons (``python -m batak arena``).
 
 >>> make_player("normal", seed=3).name
 'normal'
->>> make_player("expert")
+>>> make_player("expert", seed=3).budget
+2.0
+>>> make_player("godlike")
 Traceback (most recent call last):
 ...
-ValueError: unknown computer level 'expert'; expected one of: random, easy, normal, hard
+ValueError: unknown computer level 'godlike'; expected one of: random, easy, normal, hard, expert
 """
 
 import math
 from typing import Final, Literal, get_args
 
 from batak.ai.base import Player, RandomPlayer
-from batak.ai.bots import HardPlayer, NormalPlayer
+from batak.ai.bots import ExpertPlayer, HardPlayer, NormalPlayer
 from batak.ai.easy import RuleOfThumbPlayer
 from batak.ai.hints import HINT_KINDS, Hint, HintKind, format_hint_en, hint, hint_text
 
-Level = Literal["random", "easy", "normal", "hard"]
+Level = Literal["random", "easy", "normal", "hard", "expert"]
 """The names of the computer levels."""
 
 PLAYER_KINDS: Final[tuple[Level, ...]] = get_args(Level)
 
 
 def make_player(kind: str, seed: int | None = 0, budget: float | None = None) -> Player:
-    """A player by level name: ``random``, ``easy``, ``normal`` or ``hard``.
+    """A player by level name: ``random``, ``easy``, ``normal``, ``hard`` or ``expert``.
 
-    ``budget`` is the hard level's thinking time per decision in seconds
-    (default 0.25); the other levels ignore it. The same ``seed`` gives the
+    ``budget`` is the hard or expert level's thinking time per decision in
+    seconds (default 0.25 and 2); the other levels ignore it. The same ``seed`` gives the
     same decisions. Any other name raises ``ValueError`` naming it and the
     valid ones; so does a budget that is not a positive number.
     """
@@ -53,12 +57,15 @@ def make_player(kind: str, seed: int | None = 0, budget: float | None = None) ->
         return NormalPlayer(seed)
     if kind == "hard":
         return HardPlayer(seed) if budget is None else HardPlayer(seed, budget=budget)
+    if kind == "expert":
+        return ExpertPlayer(seed) if budget is None else ExpertPlayer(seed, budget=budget)
     raise ValueError(f"unknown computer level {kind!r}; expected one of: {', '.join(PLAYER_KINDS)}")
 
 
 __all__ = [
     "HINT_KINDS",
     "PLAYER_KINDS",
+    "ExpertPlayer",
     "HardPlayer",
     "Hint",
     "HintKind",

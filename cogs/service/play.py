@@ -153,13 +153,16 @@ class PlayingTables(TableRegistry):
         return await workers.THINKING.run(hint_for, obs)
 
     async def _computer_action(self, table: Table, seat: int) -> Action:
-        """The computer's choice for ``seat`` (thought out in a worker thread: the hard
-        level searches for a while and must not block the event loop)."""
+        """The computer's choice for ``seat`` (thought out in a worker process: the hard
+        level searches for a while and must not block the event loop; the expert level's
+        seconds-long thoughts have a worker of their own, so live tables never wait
+        behind them)."""
         assert table.match is not None
         level = table.seats[seat].bot_level or table.bot_level
         seed = ((table.settings.seed or 0) * 31 + table.match.move_number * 4 + seat) % (1 << 62)
         observation = table.match.observation(seat)
-        return await workers.THINKING.run(computer_choice, level, seed, observation)
+        worker = workers.PONDERING if level == "expert" else workers.THINKING
+        return await worker.run(computer_choice, level, seed, observation)
 
     async def _commit(
         self, table: Table, seat: int, action: Action, actor: Actor, events: list[Event]

@@ -148,7 +148,7 @@ class TableService(SeatTables, LobbyRules):
             rules=rules.to_dict(),
             pace=p,
             turn_timeout_s=self.config.turn_timeout_override or g.turn_timeout_s(p),
-            bot_level=g.bot_level,
+            bot_level=g.table_level(p),
             language=language or g.language,
             first_dealer=0,
             rematch_of=rematch_of,
@@ -456,18 +456,19 @@ class TableService(SeatTables, LobbyRules):
         g = await self.store.get_guild_settings(guild_id)
         rules = preset(g.preset, deals=self.config.daily_deals)
         seed = daily_seed(day, str(guild_id))
+        level = g.table_level("async", daily=True)
         settings = TableSettings(
             rules=rules.to_dict(),
             pace="async",
             turn_timeout_s=None,
-            bot_level=g.bot_level,
+            bot_level=level,
             language=g.language,
             first_dealer=0,
             seed=seed,
             day=day.isoformat(),
             rated=False,  # the daily match has its own board; it never gives hints
         )
-        seats = [Seat.human(user_id, name)] + [Seat.bot(g.bot_level) for _ in range(3)]
+        seats = [Seat.human(user_id, name)] + [Seat.bot(level) for _ in range(3)]
         match = Match(rules, seed, 0)
         game = await self.store.create_game(
             guild_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from batak.ai.bots import ExpertPlayer, HardPlayer
 from batak.deal import Action, Deal, Phase
 from batak.players import make_player
 from batak.rules import preset
@@ -39,3 +40,30 @@ def test_hard_decision_depends_only_on_seed_and_observation() -> None:
         # A player taking the seat over now decides the same.
         assert make_player("hard", 9, budget=0.005).choose(obs) == action
         deal.apply(action)
+
+
+def _still() -> float:
+    """A clock that stands still: the wall-clock guard never cuts a decision short, so
+    a choice depends on the seed and the observation alone, however busy the machine."""
+    return 0.0
+
+
+def test_expert_is_deterministic_and_thinks_longer_than_hard() -> None:
+    rules = preset("standard")
+    deal = Deal.from_seed(rules, 31, 0)
+    players = [make_player("normal", s) for s in range(4)]
+    bid_obs = deal.observation(deal.to_act)
+    while deal.phase is not Phase.PLAY or len(deal.trick) != 1:
+        seat = deal.to_act
+        deal.apply(players[seat].choose(deal.observation(seat)))
+    card_obs = deal.observation(deal.to_act)
+    for obs in (bid_obs, card_obs):
+        first, second = ExpertPlayer(4, clock=_still), ExpertPlayer(4, clock=_still)
+        assert first.choose(obs) == second.choose(obs)
+        assert first.choose(obs) in obs.legal
+    expert, hard = ExpertPlayer(4, clock=_still), HardPlayer(4, clock=_still)
+    expert_play = expert.analyse_play(card_obs, force=True)
+    hard_play = hard.analyse_play(card_obs, force=True)
+    assert expert_play.worlds > hard_play.worlds
+    assert make_player("expert", 4).name == "expert"
+    assert isinstance(make_player("expert", 4), ExpertPlayer)

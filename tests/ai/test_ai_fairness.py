@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from batak.ai.bots import HardPlayer
 from batak.ai.knowledge import infer, sample_hands
-from batak.deal import Action, Deal, Observation, Phase
+from batak.deal import BIDS, PASS, Action, Deal, Observation, Phase
 from batak.players import Player, make_player
 from batak.rules import preset
 
@@ -102,3 +103,37 @@ def test_players_hold_no_reference_to_a_deal() -> None:
     for p in players:
         for value in vars(p).values() if hasattr(p, "__dict__") else ():
             assert not isinstance(value, Deal)
+
+
+@pytest.mark.parametrize("rules_name", ["standard", "esli"])
+def test_weighed_bids_read_only_the_seat_observation(rules_name: str) -> None:
+    """The bidder that plays out every call samples the hidden hands from the seat's
+    observation: the same calls with the other hands dealt differently give the same
+    figures for every call."""
+    rules = preset(rules_name)
+    checked = 0
+    for seed in range(4):
+        deal = Deal.from_seed(rules, 300 + seed, seed % 4)
+        callers = [make_player("normal", s) for s in range(4)]
+        for _ in range(seed % 3):
+            deal.apply(callers[deal.to_act].choose(deal.observation(deal.to_act)))
+        if deal.phase is not Phase.AUCTION:
+            continue
+        seat = deal.to_act
+        others = [s for s in range(4) if s != seat]
+        hands = list(deal.hands)
+        swapped = list(hands)
+        swapped[others[0]], swapped[others[2]] = hands[others[2]], hands[others[0]]
+        other = Deal(rules, swapped, deal.dealer)
+        for seat_, bid in deal.calls:
+            assert other.to_act == seat_
+            other.apply(PASS if bid is None else BIDS[bid])
+        a, b = deal.observation(seat), other.observation(seat)
+        assert a == b
+        first = HardPlayer(2, budget=0.02, weigh_bids=True)
+        second = HardPlayer(2, budget=0.02, weigh_bids=True)
+        assert first.bid(a) == second.bid(b)
+        assert first.last_calls is not None and second.last_calls is not None
+        assert first.last_calls.values == second.last_calls.values
+        checked += 1
+    assert checked >= 3

@@ -13,7 +13,7 @@ from batak.rules import PRESET_NAMES, preset
 
 
 def test_player_kinds() -> None:
-    assert PLAYER_KINDS == ("random", "easy", "normal", "hard")
+    assert PLAYER_KINDS == ("random", "easy", "normal", "hard", "expert")
     for kind in PLAYER_KINDS:
         assert make_player(kind, 1).name == kind
 
@@ -56,7 +56,7 @@ def test_fuzz_legality(name: str) -> None:
     assert checked > 1400
 
 
-@pytest.mark.parametrize("level", ["expert", "", "Easy", "rule-of-thumb", "hard "])
+@pytest.mark.parametrize("level", ["godlike", "", "Easy", "rule-of-thumb", "hard "])
 def test_unknown_levels_are_refused_by_name(level: str) -> None:
     with pytest.raises(ValueError) as info:
         make_player(level, 1)

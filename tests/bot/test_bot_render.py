@@ -123,7 +123,7 @@ def test_catalogues_are_complete_and_every_key_used_exists() -> None:
         for p in ("preset",)
         for v in ("standard", "classic", "esli", "koz-maca", "kanli")
     }
-    dynamic |= {f"level.{v}" for v in ("easy", "normal", "hard")}
+    dynamic |= {f"level.{v}" for v in ("easy", "normal", "hard", "expert", "auto")}
     dynamic |= {f"pace.{v}" for v in ("live", "async")}
     dynamic |= {"period.all", "period.month", "leaderboard.title_rating", "leaderboard.title_wins"}
     dynamic |= {f"rules.trump_lead.{v}" for v in ("after-trump-played", "after-ruff", "free")}

@@ -68,7 +68,7 @@ async def test_guild_settings_defaults_and_updates(store: Store) -> None:
         "standard",
         None,
         "live",
-        "normal",
+        "auto",
         True,
     )
     assert s.turn_timeout_s() == s.live_turn_timeout_s and s.turn_timeout_s("async") == 12 * 3600
