@@ -164,9 +164,15 @@ async def acting_seats(bot: BotProcess, table_id: int) -> list[int]:
 async def test_async_table_pings_once_per_turn_streak_as_each_person_chose() -> None:
     async with Driver() as d:
         alice, bob = d.create_user("alice"), d.create_user("bob")
-        guild = d.create_guild("Cafe", members=[alice, bob])
+        guild = d.create_guild("Cafe", owner=alice, members=[bob])
         env = {"DEV_GUILD_ID": str(guild.id)} | LIVE
         async with running_bot(d, env=env) as bot:
+            # The pings are tested, not the computers: normal ones (auto would pick expert
+            # at an async table, 2 s a card).
+            rec = await d.slash(
+                alice, "batak settings server", {"computer": "normal"}, wait="response"
+            )
+            assert rec.response is not None and "normal" in rec.response.text().lower()
             lobby = await lobby_of_four(d, [alice, bob], pace="async")
             # Alice wants a ping every turn (even with her hand open), Bob never.
             for who, mode in ((alice, "every"), (bob, "never")):
