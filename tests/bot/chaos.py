@@ -30,7 +30,7 @@ from typing import Any
 
 from tests.fakediscord.driver import Driver, InteractionFailed
 from tests.fakediscord.fixtures import BotProcess, running_bot
-from tests.fakediscord.server import MessageRecord, User, version_text
+from tests.fakediscord.server import MessageRecord, User, iter_components, version_text
 
 ENV = {
     "BOT_DELAY_SECONDS": "0.05",
@@ -77,6 +77,36 @@ def _query(bot: BotProcess, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[
 
 def _ids(msg: MessageRecord) -> list[str]:
     return [str(b.get("custom_id", "")) for b in msg.buttons()]
+
+
+def _moves_in(data: dict[str, Any]) -> set[int]:
+    """The move numbers a hand's buttons carry (``bt:game:seat:move:what``)."""
+    out = set()
+    for c in iter_components(data.get("components") or []):
+        parts = str(c.get("custom_id", "")).split(":")
+        if len(parts) == 5 and parts[0] == "bt" and parts[3].isdigit():
+            out.add(int(parts[3]))
+    return out
+
+
+def _acknowledged(responses: list[dict[str, Any]], move: int, code: str) -> bool:
+    """Whether the person was shown the click at ``move`` taken: the first edit through
+    its token that is not the hand as it was (an open hand follows the game, so an edit
+    of the old state may come through the new token before the bot's answer) is neither
+    a refusal nor a hand that still holds the card."""
+    for data in responses:
+        if version_text(data).startswith("⚠️"):
+            return False  # refused (stale, a time-out played first)
+        if move in _moves_in(data):
+            continue  # still the hand at the moment of the click: not its answer
+        if code.startswith("c"):  # a card: gone from the hand it shows
+            held = {
+                str(c.get("custom_id", "")).rsplit(":", 1)[-1]
+                for c in iter_components(data.get("components") or [])
+            }
+            return code not in held
+        return True
+    return False  # no answer came (a kill between the acknowledgement and the move)
 
 
 class Chaos:
@@ -173,11 +203,9 @@ class Chaos:
         rec = await self._try(self.d.click(user, msg, pick, wait="response"))
         if rec is None or not rec.responses:
             return
-        # The bot's own answer to this click, not the hand as it reads now: an open hand
-        # follows the game, so a later edit may already have replaced a refusal.
-        if version_text(rec.responses[0]).startswith("⚠️"):
-            return  # refused (stale, a time-out played first): not an acknowledgement
         _, _, _, move, code = pick.split(":")
+        if not _acknowledged(rec.responses, int(move), code):
+            return
         self.acked[(game, int(move) + 1)] = code
         self.report.acknowledged += 1
 
