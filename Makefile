@@ -19,7 +19,7 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 # The simulator, the play rules and the solver compiled with mypyc (pinned in pyproject's
 # `native` extra) by the machine's C compiler; rebuilt when their sources change. If the
 # build fails the pure-Python modules run instead (same decisions, slower) and make goes on.
-NATIVE_SOURCES := build_native.py batak/play.py batak/ai/sim.py batak/solver.py
+NATIVE_SOURCES := build_native.py batak/play.py batak/ai/sim.py batak/solver.py batak/_solver_core.c
 $(VENV)/.native: $(VENV)/.installed pyproject.toml $(NATIVE_SOURCES)
 	$(PIP) install --quiet -e '.[native]'
 	@$(PY) build_native.py >$(VENV)/native-build.log 2>&1 || { \

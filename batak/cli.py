@@ -147,6 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated presets (default standard,classic,esli,koz-maca)",
     )
     sb.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
+    sb.add_argument(
+        "--python",
+        action="store_true",
+        help="search in Python even where the C search is built (same nodes, slower)",
+    )
     rb = sub.add_parser(
         "review-bench",
         help="post-deal review: time per deal, how often the par is exact within the budget",
@@ -655,7 +660,7 @@ def cmd_solve_bench(args: argparse.Namespace) -> int:
     """Solver time per position by cards left, positions taken from bot-played deals."""
     import statistics
 
-    from batak.solver import Position, Solver
+    from batak.solver import Position, Solver, native_search
 
     names = _bench_presets(args.presets)
     if names is None:
@@ -665,8 +670,11 @@ def cmd_solve_bench(args: argparse.Namespace) -> int:
         return 2
     times: dict[int, list[float]] = {}
     nodes: dict[int, list[int]] = {}
+    native = native_search() and not args.python
+    search = "in C (batak/_solver_core.c)" if native else "in Python"
     print(
-        f"double-dummy solver: {args.deals} deal(s) each of {', '.join(names)}; every trick "
+        f"double-dummy solver, searching {search}: {args.deals} deal(s) each of "
+        f"{', '.join(names)}; every trick "
         "start of the deals as played by 'easy' bots; a fresh solver per position; "
         "times are this process's CPU time (one core), so a busy machine does not inflate them "
         f"(load average {', '.join(f'{x:.1f}' for x in os.getloadavg())})"
@@ -689,7 +697,7 @@ def cmd_solve_bench(args: argparse.Namespace) -> int:
                         contract.seat,
                         replay.trump_broken,
                     )
-                    solver = Solver(rules, contract.trump, contract.seat)
+                    solver = Solver(rules, contract.trump, contract.seat, native=native)
                     start = time.process_time()
                     wall = time.perf_counter()
                     solver.solve(pos)

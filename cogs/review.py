@@ -30,6 +30,7 @@ import discord
 from batak import Deal, Match
 from batak.records import RecordError, deal_from_record, loads
 from batak.review import Review, pars_of_records, review_record
+from batak.solver import native_search
 from data import user_key
 from images.replay_fit import fit_replay
 
@@ -52,9 +53,10 @@ MAX_REPLAY_BYTES = 8 * 1024 * 1024
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 """A larger upload is refused unread (a 20-deal match is about 40 kB)."""
 
-COMPARE_PAR_NODES = 200_000
+COMPARE_PAR_NODES = 10_000_000 if native_search() else 200_000
 """Solver nodes per par in the daily comparison (cached per hands and contract, so
-everyone who reached the same contract shares one search)."""
+everyone who reached the same contract shares one search): about a second at most
+with the C search, whose full deals need 0.01 to 4 million."""
 
 REVIEW_RE = r"br:(?P<table>[0-9]{1,18}):(?P<deal>[0-9]{1,2})"
 COMPARE_RE = r"bd:(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"

@@ -1,9 +1,11 @@
 """The compiled simulator (``build_native.py``, mypyc) decides exactly as its sources.
 
 ``make test`` compiles ``batak/play.py``, ``batak/ai/sim.py`` and
-``batak/solver.py`` first; these tests compare the compiled and the pure-Python
-modules on the same seeds and observations, and check that no compiled module
-is older than its source (Python would import the stale one).
+``batak/solver.py`` first (and builds the solver's C search, ``batak/_solver_core.c``,
+which ``tests/engine/test_engine_solver.py`` checks node for node); these tests
+compare the compiled and the pure-Python modules on the same seeds and
+observations, and check that no compiled module is older than its source (Python
+would import the stale one).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-NATIVE = ("batak/play.py", "batak/ai/sim.py", "batak/solver.py")
+NATIVE = ("batak/play.py", "batak/ai/sim.py", "batak/solver.py", "batak/_solver_core.c")
 
 
 def _compiled(source: str) -> list[Path]:

@@ -19,8 +19,14 @@ from batak.solver import (
     Solver,
     after_card,
     card_values,
+    native_search,
     solve,
 )
+
+SEARCHES = [pytest.param(True, id="c"), pytest.param(False, id="python")]
+"""Both searches: in C (``batak/_solver_core.c``, where built) and in Python."""
+
+needs_c = pytest.mark.skipif(not native_search(), reason="the C search is not built here")
 
 
 def brute(deal: Deal, side: Callable[[int], bool]) -> int:
@@ -95,8 +101,9 @@ RULE_SETS = [
 ]
 
 
+@pytest.mark.parametrize("native", SEARCHES)
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.preset}-{r.partnership}")
-def test_solver_agrees_with_plain_minimax(rules: Rules) -> None:
+def test_solver_agrees_with_plain_minimax(rules: Rules, native: bool) -> None:
     rng = random.Random(zlib.crc32(repr(rules).encode()))
     # One solver per contract kind, reused across positions: its table is shared between
     # unrelated positions, which checks that a table key never joins two different ones.
@@ -105,7 +112,8 @@ def test_solver_agrees_with_plain_minimax(rules: Rules) -> None:
         size = (2, 3, 2, 3, 3)[i % 5] if i % 100 else 4
         deal, pos = random_endgame(rng, rules, size)
         key = (pos.trump, pos.holder % 2 if rules.partnership else pos.holder)
-        solver = solvers.setdefault(key, Solver(rules, pos.trump, pos.holder))
+        solver = solvers.setdefault(key, Solver(rules, pos.trump, pos.holder, native=native))
+        assert solver.native is (native and native_search())
         expected = brute(deal, side_of(rules, pos.holder))
         assert solver.solve(pos) == expected, (i, pos)
 
@@ -245,12 +253,13 @@ def test_cli_solve_as_a_process() -> None:
     assert json.loads(done.stdout) == {"tricks": 1}
 
 
-def test_a_node_budget_stops_the_search_and_keeps_what_it_found() -> None:
+@pytest.mark.parametrize("native", SEARCHES)
+def test_a_node_budget_stops_the_search_and_keeps_what_it_found(native: bool) -> None:
     rules = preset("standard")
     deal = Deal.from_seed(rules, 3)
     h = deal.hands
     pos = Position(rules, (h[0], h[1], h[2], h[3]), Suit.C, 1, 1)
-    solver = Solver(rules, Suit.C, 1)
+    solver = Solver(rules, Suit.C, 1, native=native)
     with pytest.raises(BudgetExceeded, match=r"stopped after 20[0-9] nodes"):
         solver.solve(pos, max_nodes=200)
     assert solver.table_size > 0
@@ -314,3 +323,68 @@ def test_the_benchmarks_print_their_tables(capsys: pytest.CaptureFixture[str]) -
     assert "--seats: 'north' is not a seat 0..3" in capsys.readouterr().err
     assert cli_main(["review-bench", "--presets", "bridge"]) == 2
     assert "--presets: 'bridge' is not a preset" in capsys.readouterr().err
+
+
+def _played_positions(rules: Rules, seed: int) -> list[Position]:
+    """Every position of a deal played by 'easy' bots, from the first card to the last
+    (tricks under way included), each with the contract of that deal."""
+    from batak.ai import make_player
+
+    players = [make_player("easy", seed * 4 + s) for s in range(4)]
+    deal = Deal.from_seed(rules, seed, seed % 4)
+    out = []
+    while deal.phase is not Phase.DONE:
+        if deal.phase is Phase.PLAY:
+            contract = deal.contract
+            assert contract is not None and contract.trump is not None
+            h = deal.hands
+            out.append(
+                Position(
+                    rules,
+                    (h[0], h[1], h[2], h[3]),
+                    contract.trump,
+                    deal.trick_leader,
+                    contract.seat,
+                    deal.trump_broken,
+                    tuple(deal.trick),
+                )
+            )
+        seat = deal.to_act
+        deal.apply(players[seat].choose(deal.observation(seat)))
+    return out
+
+
+@needs_c
+@pytest.mark.parametrize("name", ["standard", "classic", "esli", "koz-maca"])
+def test_the_c_search_is_the_python_search_node_for_node(name: str) -> None:
+    # The same answers after the same number of nodes, with tables of the same size:
+    # the C search tries the same cards in the same order and stores the same entries.
+    rules = preset(name, overtake_when_trumped=name == "classic")
+    for seed in (1, 2):
+        positions = _played_positions(rules, seed)
+        first = positions[0]
+        fast = Solver(rules, first.trump, first.holder)
+        slow = Solver(rules, first.trump, first.holder, native=False)
+        assert fast.native and not slow.native
+        # from the tenth card on (the full deals are the benchmark's), last first, so
+        # that the earlier positions meet the table the later ones left
+        for pos in reversed(positions[9:]):
+            assert fast.solve(pos) == slow.solve(pos), pos
+            assert fast.nodes == slow.nodes
+            assert fast.table_size == slow.table_size
+
+
+@needs_c
+def test_the_c_search_refuses_what_is_not_a_position() -> None:
+    from batak import _solver_core
+
+    core = _solver_core.Core(0, (True, False, False, False), False, 0)
+    with pytest.raises(ValueError, match="disjoint"):
+        core.search(1, 1, 2, 4, (), 0, False, 1)
+    with pytest.raises(ValueError, match="trick"):
+        core.search(1, 2, 4, 8, (1,), 0, False, 1)
+    with pytest.raises(ValueError, match="leader"):
+        core.search(1, 2, 4, 8, (), 4, False, 1)
+    with pytest.raises(ValueError, match="side"):
+        _solver_core.Core(0, (True, False), False, 0)
+    assert core.nodes == 0 and core.size == 0
