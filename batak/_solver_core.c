@@ -19,7 +19,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <structmember.h>
 #include <string.h>
 
 typedef uint64_t mask_t;
@@ -685,33 +687,19 @@ static PyObject *Core_search(Core *self, PyObject *args) {
         trick[i] = (int)c;
     }
     Py_DECREF(seq);
+    /* as batak.solver_types.check_position: the seat to act and those after it hold
+     * one card more than those who played to the trick, at most 13 */
+    int waiting = popc(hands[(leader + (int)n) & 3]);
+    for (int k = 0; k < 4; k++) {
+        if (popc(hands[(leader + k) & 3]) != (k < n ? waiting - 1 : waiting) || waiting > 13 ||
+            (waiting == 0 && n)) {
+            PyErr_SetString(PyExc_ValueError, "hands: sizes that do not fit the trick");
+            return NULL;
+        }
+    }
     int ok = search(self, hands, trick, (int)n, leader, broken, need);
     if (ok == STOP_ERROR) return NULL;
     return PyLong_FromLong(ok);
-}
-
-static PyObject *Core_get_nodes(Core *self, void *closure) { return PyLong_FromLongLong(self->nodes); }
-
-static int Core_set_nodes(Core *self, PyObject *value, void *closure) {
-    long long v = value ? PyLong_AsLongLong(value) : -1;
-    if (v == -1 && (!value || PyErr_Occurred())) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "nodes: expected an int");
-        return -1;
-    }
-    self->nodes = v;
-    return 0;
-}
-
-static PyObject *Core_get_limit(Core *self, void *closure) { return PyLong_FromLongLong(self->limit); }
-
-static int Core_set_limit(Core *self, PyObject *value, void *closure) {
-    long long v = value ? PyLong_AsLongLong(value) : -1;
-    if (v == -1 && (!value || PyErr_Occurred())) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "limit: expected an int");
-        return -1;
-    }
-    self->limit = v;
-    return 0;
 }
 
 static PyObject *Core_get_size(Core *self, void *closure) {
@@ -725,10 +713,14 @@ static PyMethodDef Core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyMemberDef Core_members[] = {
+    {"nodes", T_LONGLONG, offsetof(Core, nodes), 0, "nodes visited so far"},
+    {"limit", T_LONGLONG, offsetof(Core, limit), 0,
+     "stop once `nodes` reaches this (-1: no limit)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyGetSetDef Core_getset[] = {
-    {"nodes", (getter)Core_get_nodes, (setter)Core_set_nodes, "nodes visited so far", NULL},
-    {"limit", (getter)Core_get_limit, (setter)Core_set_limit,
-     "stop once `nodes` reaches this (-1: no limit)", NULL},
     {"size", (getter)Core_get_size, NULL, "entries in the transposition table", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -743,6 +735,7 @@ static PyTypeObject CoreType = {
     .tp_init = (initproc)Core_init,
     .tp_dealloc = (destructor)Core_dealloc,
     .tp_methods = Core_methods,
+    .tp_members = Core_members,
     .tp_getset = Core_getset,
 };
 

@@ -385,6 +385,13 @@ def test_the_c_search_refuses_what_is_not_a_position() -> None:
         core.search(1, 2, 4, 8, (1,), 0, False, 1)
     with pytest.raises(ValueError, match="leader"):
         core.search(1, 2, 4, 8, (), 4, False, 1)
+    with pytest.raises(ValueError, match="sizes"):
+        core.search(3, 4, 8, 16, (), 0, False, 1)  # two cards against one each
+    with pytest.raises(ValueError, match="sizes"):
+        core.search((1 << 14) - 1, 0, 0, 0, (), 0, False, 1)  # 14 cards
     with pytest.raises(ValueError, match="side"):
         _solver_core.Core(0, (True, False), False, 0)
     assert core.nodes == 0 and core.size == 0
+    # seat 3 led the 9S; seat 0's AS (spades are trump here) takes the trick
+    assert core.search(1 << 12, 1 << 0, 1 << 1, 0, (7,), 3, False, 1) == 1
+    assert core.nodes > 0
