@@ -14,7 +14,8 @@ legal actions.
   simulated card plays, so a decision is the same for a given seed whatever
   the machine's load; a wall-clock guard (:data:`GUARD_SECONDS`) stops only a
   decision starved of CPU. It bids by valuing each call with play-outs
-  (:mod:`batak.ai.weigh`, :data:`WEIGH_BIDS`).
+  (:mod:`batak.ai.weigh`, :data:`WEIGH_BIDS`; not in partnerships,
+  :data:`WEIGH_BIDS_PARTNERSHIP`).
 * ``expert``: ``hard`` with :data:`EXPERT_BUDGET` per decision and its own
   guard (:data:`EXPERT_GUARD`).
 """
@@ -89,7 +90,14 @@ WEIGH_BIDS = True
 valued by play-outs) rather than by the trick model's formula for passing. On: in
 the arena against the hard level of 16e6e23 (standard, full deals, 135 duplicate
 deals, seed 17) it scored +0.45 per seat-deal (95% CI -0.81 .. +1.71) and made
-75.2% of its contracts against 73.3%."""
+75.2% of its contracts against 73.3%. Over 400 duplicate deals (seed 2026): +0.23
+(-0.43 .. +0.89), 82.3% of contracts made against 81.0%."""
+
+WEIGH_BIDS_PARTNERSHIP = False
+""":data:`WEIGH_BIDS` for partnerships. Off: in the arena against the hard level of
+16e6e23 (Eşli, full deals, 400 duplicate deals, seed 2026) the weighed bids scored
+-0.22 per seat-deal (95% CI -0.36 .. -0.08) and made 73.2% of their contracts
+against 80.8%; partnerships bid by the trick model's formula, as that level did."""
 
 
 def _legal_cards(obs: Observation) -> CardMask:
@@ -240,7 +248,7 @@ class HardPlayer:
         exact_cards: int = EXACT_CARDS,
         dd_cards: int = DD_CARDS,
         hidden_playouts: bool = HIDDEN_PLAYOUTS,
-        weigh_bids: bool = WEIGH_BIDS,
+        weigh_bids: bool | None = None,
         guard: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
@@ -250,6 +258,8 @@ class HardPlayer:
         self.dd_cards = dd_cards
         self.hidden_playouts = hidden_playouts
         self.weigh_bids = weigh_bids
+        """Bid by :func:`batak.ai.weigh.weigh_calls`; ``None``: :data:`WEIGH_BIDS`, or
+        :data:`WEIGH_BIDS_PARTNERSHIP` under partnerships."""
         self.guard = max(GUARD_SECONDS, 4 * budget) if guard is None else guard
         """Wall-clock seconds after which a decision stops early (a starved CPU)."""
         self._clock = clock
@@ -286,7 +296,10 @@ class HardPlayer:
     def bid(self, obs: Observation) -> BidChoice:
         if obs.hand is None:
             return choose_bid(obs)
-        if self.weigh_bids:
+        weigh = self.weigh_bids
+        if weigh is None:
+            weigh = WEIGH_BIDS_PARTNERSHIP if obs.rules.partnership else WEIGH_BIDS
+        if weigh:
             return self._weighed_bid(obs)
         means, sd = self.suit_means(obs)
         return choose_bid(obs, means, sd)
