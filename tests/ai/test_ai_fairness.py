@@ -160,8 +160,9 @@ def test_double_dummy_endgames_read_only_the_seat_observation() -> None:
             assert other is not None
             a, b = deal.observation(seat), other.observation(seat)
             assert _strip(a) == _strip(b)
-            first = HardPlayer(3, budget=0.02, dd_cards=DD_ENDGAME)
-            second = HardPlayer(3, budget=0.02, dd_cards=DD_ENDGAME)
+            # a clock that stands still: the wall-clock guard never cuts either short
+            first = HardPlayer(3, budget=0.02, dd_cards=DD_ENDGAME, clock=lambda: 0.0)
+            second = HardPlayer(3, budget=0.02, dd_cards=DD_ENDGAME, clock=lambda: 0.0)
             one, two = first.analyse_play(a, force=True), second.analyse_play(b, force=True)
             assert one.notes["double_dummy"] == 1.0
             assert one.best == two.best
