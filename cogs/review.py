@@ -55,8 +55,8 @@ MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 
 COMPARE_PAR_NODES = 10_000_000 if native_search() else 200_000
 """Solver nodes per par in the daily comparison (cached per hands and contract, so
-everyone who reached the same contract shares one search): about a second at most
-with the C search, whose full deals need 0.01 to 4 million."""
+everyone who reached the same contract shares one search): one to three seconds at
+most with the C search, whose full deals mostly need 0.01 to 4 million."""
 
 REVIEW_RE = r"br:(?P<table>[0-9]{1,18}):(?P<deal>[0-9]{1,2})"
 COMPARE_RE = r"bd:(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"
