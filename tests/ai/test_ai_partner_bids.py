@@ -1,0 +1,47 @@
+"""Partners do not bid against each other (:func:`batak.ai.bidding.choose_bid`)."""
+
+from __future__ import annotations
+
+from batak.ai.bidding import bid_value, choose_bid, partner_holds_value
+from batak.ai.bots import HardPlayer, NormalPlayer
+from batak.deal import BIDS, PASS, Deal, Observation
+from batak.rules import preset
+
+
+def _after(calls: list[int | None], seed: int = 1048, dealer: int = 0) -> Observation:
+    deal = Deal.from_seed(preset("esli"), seed, dealer)
+    for c in calls:
+        deal.apply(PASS if c is None else BIDS[c])
+    return deal.observation(deal.to_act)
+
+
+def test_valued_as_defending_passing_looks_worse_than_outbidding_the_partner() -> None:
+    # Seat 0's partner (seat 2) bid 7; the old valuation bid 8 over it.
+    obs = _after([None, 7, None])
+    assert obs.seat == 0
+    assert choose_bid(obs, team_pass=False).action == BIDS[8]
+
+
+def test_the_seat_leaves_the_contract_to_its_partner() -> None:
+    obs = _after([None, 7, None])
+    choice = choose_bid(obs)
+    assert choice.action == PASS
+    assert choice.pass_value == partner_holds_value(obs.rules, choice.mean, 1.57, 7)[0]
+    for player in (NormalPlayer(3), HardPlayer(3, clock=lambda: 0.0)):
+        assert player.choose(obs) == PASS
+
+
+def test_an_opponents_high_bid_is_still_valued_as_defending() -> None:
+    # Seat 2 bid 7; seat 3, its opponent, is to call.
+    obs = _after([None, 7])
+    assert obs.seat == 3
+    assert choose_bid(obs) == choose_bid(obs, team_pass=False)
+
+
+def test_the_partners_contract_is_worth_at_least_what_it_promised() -> None:
+    rules = preset("esli")
+    weak = partner_holds_value(rules, 5.0, 1.57, 8)
+    assert weak == bid_value(rules, 8.4, 1.57, 8)
+    strong = partner_holds_value(rules, 10.0, 1.57, 8)
+    assert strong == bid_value(rules, 10.0, 1.57, 8)
+    assert strong[0] > weak[0]
