@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-from batak.ai.bidding import bid_value, model_for
+from batak.ai.bidding import bid_value, model_for, partner_holds_high
 from batak.ai.bots import HardPlayer
 from batak.cards import ABOVE, FULL_DECK, SUIT_MASKS, Suit, card_label
 from batak.deal import PASS, PLAYS, TRUMPS, Action, Bid, Observation, Phase, Play
@@ -28,6 +28,7 @@ HintKind = Literal[
     "bid-forced",  # the dealer must bid: the cheapest bid
     "pass",  # even the lowest bid is not worth it
     "pass-forced",  # dealer passes into the forced contract
+    "pass-partner",  # partnerships: leave the contract to the partner's high bid
     "pass-blind",  # blind bidding: pass on the average hand
     "bid-blind",  # blind bidding: bid on the average hand
     "trump",  # name this trump
@@ -143,6 +144,8 @@ def _bid_hint(obs: Observation, bot: HardPlayer) -> Hint:
             honours=honours,
             trump_count=count,
         )
+    if rules.partnership and partner_holds_high(obs):
+        return Hint(action, "pass-partner", tricks=choice.mean, bid=obs.high_bid, trump=trump)
     everyone_passed = sum(1 for _s, b in obs.calls if b is None) == 3 and not obs.high_bid
     lowest = min((a.tricks for a in obs.legal if isinstance(a, Bid)), default=None)
     if everyone_passed and rules.all_pass == "dealer-forced":
@@ -264,6 +267,11 @@ def format_hint_en(h: Hint) -> str:
         return f"Pass. {base}, so even {h.bid} would make only {_pct(h.chance)} of the time."
     if k in ("pass", "pass-forced"):
         return "Pass: no trump gives enough tricks."
+    if k == "pass-partner":
+        return (
+            f"Pass: your partner holds the contract at {h.bid}. Bidding over your partner "
+            "would only raise your team's target."
+        )
     if k == "bid-blind":
         return (
             f"Bid {h.bid} blind: an unseen hand averages about {tricks} tricks with its "

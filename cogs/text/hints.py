@@ -46,7 +46,7 @@ def hint_text(action: Action, h: Hint, lang: str) -> str:
         return t("hint.pass-none", lang)
     if kind == "pass-blind" and h.bid is None:
         return t("hint.pass-blind-none", lang, **params)
-    if kind in ("bid-blind", "pass-blind", "trump", "only"):
+    if kind in ("bid-blind", "pass-blind", "pass-partner", "trump", "only"):
         return t(f"hint.{kind}", lang, **params)
     if kind in ("draw-trumps", "cash", "lead", "win", "duck", "discard"):
         goal = "hint.outlook-make" if h.holder_side else "hint.outlook-beat"

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from batak.ai.bidding import bid_value, choose_bid, partner_holds_value
 from batak.ai.bots import HardPlayer, NormalPlayer
+from batak.ai.hints import format_hint_en, hint
 from batak.deal import BIDS, PASS, Deal, Observation
 from batak.rules import preset
+from cogs.text.hints import hint_message
+from data.models import LANGUAGES
 
 
 def _after(calls: list[int | None], seed: int = 1048, dealer: int = 0) -> Observation:
@@ -45,3 +48,13 @@ def test_the_partners_contract_is_worth_at_least_what_it_promised() -> None:
     strong = partner_holds_value(rules, 10.0, 1.57, 8)
     assert strong == bid_value(rules, 10.0, 1.57, 8)
     assert strong[0] > weak[0]
+
+
+def test_the_hint_says_why_it_passes() -> None:
+    obs = _after([None, 7, None])
+    h = hint(obs, budget=0.004, seed=3)
+    assert h.action == PASS and h.kind == "pass-partner" and h.bid == 7
+    assert format_hint_en(h).startswith("Pass: your partner holds the contract at 7.")
+    texts = {lang: hint_message(PASS, h, lang) for lang in LANGUAGES}
+    assert all("7" in text for text in texts.values())
+    assert len(set(texts.values())) == len(texts)  # each language its own words
