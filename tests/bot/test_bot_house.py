@@ -21,14 +21,6 @@ from cogs.text.summaries import deal_summary_text, public_summary
 from cogs.watch import spectator_text
 
 
-@pytest.fixture
-async def env(tmp_path: Path) -> Any:
-    service, rec, timers, store = await make_service(tmp_path / "t.sqlite3")
-    yield service, rec, timers, store
-    await service.close()
-    await store.close()
-
-
 # ----------------------------------------------------------------------------- reading
 def test_parse_rules_reads_every_kind_of_value() -> None:
     got = parse_rules(

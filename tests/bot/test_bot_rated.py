@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-from test_bot_service import ALICE, CHANNEL, GUILD, make_service, user_at
+from test_bot_service import ALICE, CHANNEL, GUILD, user_at
 
 from batak import Rules
 from cogs.service import ServiceError, Table, TableService, is_preset_unchanged
 from cogs.text.summaries import match_result_text
-
-
-@pytest.fixture
-async def env(tmp_path: Path) -> Any:
-    service, rec, timers, store = await make_service(tmp_path / "t.sqlite3")
-    yield service, rec, timers, store
-    await service.close()
-    await store.close()
 
 
 async def play_out(service: TableService, table: Table) -> None:

@@ -4,25 +4,15 @@ left, finished by the computers and recorded unrated."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from test_bot_service import ALICE, BOB, CAROL, CHANNEL, GUILD, make_service
+from test_bot_service import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 from cogs.service import ServiceError, Table, TableService, TableSettings
 from data import Seat, user_key
 
 EVE = 15
-
-
-@pytest.fixture
-async def env(tmp_path: Path) -> Any:
-    """The service on a fake clock, its events recorded (as in test_bot_service)."""
-    service, rec, timers, store = await make_service(tmp_path / "t.sqlite3")
-    yield service, rec, timers, store
-    await service.close()
-    await store.close()
 
 
 async def two_people_two_computers(service: TableService, deals: int = 1) -> Table:

@@ -89,14 +89,6 @@ async def make_service(
     return service, rec, fake, store
 
 
-@pytest.fixture
-async def env(tmp_path: Path) -> Any:
-    service, rec, timers, store = await make_service(tmp_path / "t.sqlite3")
-    yield service, rec, timers, store
-    await service.close()
-    await store.close()
-
-
 def user_at(table: Table, seat: int) -> int:
     uid = table.seats[seat].user_id
     assert uid is not None
