@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from batak.ai.bidding import bid_value, choose_bid, partner_holds_value
-from batak.ai.bots import HardPlayer, NormalPlayer
+from batak.ai.bots import HardPlayer, NormalPlayer, auction_fit
 from batak.ai.hints import format_hint_en, hint
+from batak.cards import parse_cards
 from batak.deal import BIDS, PASS, Deal, Observation
 from batak.rules import preset
 from cogs.text.hints import hint_message
@@ -58,3 +59,23 @@ def test_the_hint_says_why_it_passes() -> None:
     texts = {lang: hint_message(PASS, h, lang) for lang in LANGUAGES}
     assert all("7" in text for text in texts.values())
     assert len(set(texts.values())) == len(texts)  # each language its own words
+
+
+def test_a_pass_under_the_partners_bid_says_nothing_of_the_hand() -> None:
+    # Seat 1 bids 7; seat 2 (its opponent) and seat 3 (its partner) pass; seat 0 to call.
+    obs = _after([7, None, None], seed=5)
+    assert obs.seat == 0 and obs.calls == ((1, 7), (2, None), (3, None))
+    spades = parse_cards(
+        ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S"]
+    )
+    low = parse_cards(
+        ["2H", "3H", "4H", "5H", "2D", "3D", "4D", "5D", "2C", "3C", "4C", "5C", "6C"]
+    )
+    assert obs.hand is not None
+    bidder = spades  # strong enough for its 7 either way
+
+    def fit(two: int, three: int) -> float:
+        return auction_fit(obs, [obs.hand or 0, bidder, two, three])
+
+    assert fit(low, spades) == fit(low, low) == 1.0  # the partner's pass: no evidence
+    assert fit(spades, low) < 1e-6  # the opponent's pass: it would have bid
