@@ -12,6 +12,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from batak.cards import (
@@ -121,6 +122,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--play-only",
         action="store_true",
         help="replay the baseline table's auction and trump at every table",
+    )
+    ar.add_argument(
+        "--scores",
+        metavar="FILE",
+        help="also write each deal's scores to FILE (JSON Lines), for a later --paired",
+    )
+    ar.add_argument(
+        "--paired",
+        metavar="FILE",
+        help="compare this run deal by deal with an earlier run's --scores FILE "
+        "(same baseline, preset, seed and mode)",
     )
 
     sub.add_parser(
@@ -576,12 +588,38 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from batak.ai.arena import format_result, run_arena
+    from batak.ai.arena import (
+        ScoresError,
+        format_paired,
+        format_result,
+        paired,
+        read_scores,
+        run_arena,
+        scores_text,
+    )
     from batak.ai.revision import RevisionError
 
     if args.deals < 1 or args.jobs < 1:
         print("error: --deals and --jobs must be at least 1", file=sys.stderr)
         return 2
+    earlier = None
+    if args.paired is not None:
+        # Read before the run, so that a wrong file does not cost a whole arena.
+        try:
+            earlier = read_scores(Path(args.paired).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ScoresError) as exc:
+            print(f"error: cannot use {args.paired} for --paired: {exc}", file=sys.stderr)
+            return 2
+        wanted = (args.baseline, args.preset, args.seed, args.play_only)
+        if (earlier.baseline, earlier.preset, earlier.seed, earlier.play_only) != wanted:
+            print(
+                f"error: {args.paired} is a run of {earlier.candidate} against "
+                f"{earlier.baseline} on {earlier.preset}, seed {earlier.seed}"
+                f"{', play-only' if earlier.play_only else ''}; pair it with a run against "
+                "the same baseline on the same preset, seed and mode",
+                file=sys.stderr,
+            )
+            return 2
     rules = preset(args.preset)
     started = time.perf_counter()
 
@@ -607,6 +645,18 @@ def cmd_arena(args: argparse.Namespace) -> int:
         return 2
     print(file=sys.stderr)
     print(format_result(result))
+    if args.scores is not None:
+        try:
+            Path(args.scores).write_text(scores_text(result), encoding="utf-8")
+        except OSError as exc:
+            print(f"error: cannot write {args.scores}: {exc}", file=sys.stderr)
+            return 2
+    if earlier is not None:
+        try:
+            print(format_paired(paired(result, earlier), args.candidate, earlier.candidate))
+        except ScoresError as exc:
+            print(f"error: cannot pair with {args.paired}: {exc}", file=sys.stderr)
+            return 2
     budget = f", hard budget {args.budget:g} s" if args.budget is not None else ""
     print(
         f"(seed {args.seed}, {args.jobs} job(s){budget}, "

@@ -10,11 +10,19 @@ computed over deals (the four seats of a deal are not independent).
 In play-only mode the auction and trump of the all-baseline table are
 replayed at every table, so only card play differs.
 
+Two candidates measured against the same baseline on the same deals (same
+preset, seed and mode) can be compared deal by deal (:func:`paired`): the luck
+of the cards and the baseline's play cancel, so the interval of their
+difference is much narrower than either one's against the baseline.
+:func:`scores_text` and :func:`read_scores` carry a run's per-deal scores
+between runs as JSON Lines.
+
 Nothing here prints; :mod:`batak.cli` formats :class:`ArenaResult`.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import time
@@ -143,6 +151,21 @@ def _job(args: tuple[Rules, int, int, str, str, float | None, bool]) -> DealResu
     return play_duplicate(*args)
 
 
+@dataclass(frozen=True, slots=True)
+class DealScores:
+    """One duplicate deal's scores: ``candidate[k]`` is the candidate's in seat ``k``
+    (at the table where it sat there), ``baseline[k]`` the baseline's in that seat."""
+
+    index: int
+    candidate: tuple[int, int, int, int]
+    baseline: tuple[int, int, int, int]
+
+    @property
+    def diff(self) -> float:
+        """The deal's figure of merit: the mean over the seats of candidate - baseline."""
+        return sum(c - b for c, b in zip(self.candidate, self.baseline, strict=True)) / 4
+
+
 @dataclass(slots=True)
 class ArenaResult:
     """The arena's figures (see :func:`summarise`)."""
@@ -169,6 +192,8 @@ class ArenaResult:
     cand_times: list[float]
     base_times: list[float]
     seat_deals: int
+    seed: int = 0
+    deal_scores: list[DealScores] = field(default_factory=list)
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -180,7 +205,12 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def summarise(
-    results: Sequence[DealResult], candidate: str, baseline: str, rules: Rules, play_only: bool
+    results: Sequence[DealResult],
+    candidate: str,
+    baseline: str,
+    rules: Rules,
+    play_only: bool,
+    seed: int = 0,
 ) -> ArenaResult:
     per_deal: list[float] = []
     cand_scores: list[int] = []
@@ -190,12 +220,11 @@ def summarise(
     cand_def = cand_def_zero = base_def = base_def_zero = 0
     cand_times: list[float] = []
     base_times: list[float] = []
+    deal_scores: list[DealScores] = []
     for r in results:
-        diffs = []
         b = r.baseline
         for k in range(4):
             c = r.candidate[k]
-            diffs.append(c.scores[k] - b.scores[k])
             cand_scores.append(c.scores[k])
             base_scores.append(b.scores[k])
             cand_times.extend(c.times)
@@ -221,7 +250,15 @@ def summarise(
                         base_def += 1
                         base_def_zero += zero
         base_times.extend(r.baseline_times)
-        per_deal.append(sum(diffs) / 4)
+        cs = [r.candidate[k].scores[k] for k in range(4)]
+        deal_scores.append(
+            DealScores(
+                r.index,
+                (cs[0], cs[1], cs[2], cs[3]),
+                (b.scores[0], b.scores[1], b.scores[2], b.scores[3]),
+            )
+        )
+        per_deal.append(deal_scores[-1].diff)
     n = len(per_deal)
     mean = sum(per_deal) / n if n else 0.0
     ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(n) if n > 1 else float("inf")
@@ -248,6 +285,8 @@ def summarise(
         cand_times,
         base_times,
         4 * n,
+        seed,
+        deal_scores,
     )
 
 
@@ -301,7 +340,163 @@ def _run(
                 if progress is not None:
                     progress(len(results))
         results.sort(key=lambda r: r.index)
-    return summarise(results, candidate, baseline, rules, play_only)
+    return summarise(results, candidate, baseline, rules, play_only, seed)
+
+
+SCORES_FORMAT = "batak-arena-scores/1"
+
+
+def scores_text(res: ArenaResult) -> str:
+    """A run's per-deal scores as JSON Lines: a header naming the run, then one line a
+    deal (for :func:`read_scores` and :func:`paired`)."""
+    head = {
+        "format": SCORES_FORMAT,
+        "candidate": res.candidate,
+        "baseline": res.baseline,
+        "preset": res.preset,
+        "seed": res.seed,
+        "play_only": res.play_only,
+    }
+    lines = [json.dumps(head, ensure_ascii=False)]
+    for d in res.deal_scores:
+        row = {"deal": d.index, "candidate": list(d.candidate), "baseline": list(d.baseline)}
+        lines.append(json.dumps(row))
+    return "\n".join(lines) + "\n"
+
+
+class ScoresError(ValueError):
+    """A scores file that is not one :func:`scores_text` wrote (the message says where)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoresFile:
+    """What :func:`read_scores` found: the run's header and its deals."""
+
+    candidate: str
+    baseline: str
+    preset: str
+    seed: int
+    play_only: bool
+    deals: list[DealScores]
+
+
+def _four(value: object, where: str) -> tuple[int, int, int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+    ):
+        raise ScoresError(f"{where}: expected a list of four whole numbers")
+    return (value[0], value[1], value[2], value[3])
+
+
+def read_scores(text: str) -> ScoresFile:
+    """Parse :func:`scores_text`'s output; raises :class:`ScoresError` naming the line."""
+    rows = [line for line in text.splitlines() if line.strip()]
+    if not rows:
+        raise ScoresError("the file is empty")
+    parsed: list[object] = []
+    for number, line in enumerate(rows, 1):
+        try:
+            parsed.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise ScoresError(f"line {number}: not JSON ({exc.msg})") from None
+    head = parsed[0]
+    if not isinstance(head, dict) or head.get("format") != SCORES_FORMAT:
+        raise ScoresError(f"line 1: not an arena scores file (expected {SCORES_FORMAT!r})")
+    fields = {"candidate": str, "baseline": str, "preset": str, "seed": int, "play_only": bool}
+    for name, kind in fields.items():
+        if not isinstance(head.get(name), kind):
+            raise ScoresError(f"line 1: {name!r} missing or not a {kind.__name__}")
+    deals: list[DealScores] = []
+    seen: set[int] = set()
+    for number, row in enumerate(parsed[1:], 2):
+        if not isinstance(row, dict) or set(row) != {"deal", "candidate", "baseline"}:
+            raise ScoresError(f"line {number}: expected deal, candidate and baseline")
+        index = row["deal"]
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            raise ScoresError(f"line {number}: 'deal' is not a deal number")
+        if index in seen:
+            raise ScoresError(f"line {number}: deal {index} appears twice")
+        seen.add(index)
+        where = f"line {number}"
+        deals.append(
+            DealScores(
+                index,
+                _four(row["candidate"], f"{where}, candidate"),
+                _four(row["baseline"], f"{where}, baseline"),
+            )
+        )
+    return ScoresFile(
+        head["candidate"], head["baseline"], head["preset"], head["seed"], head["play_only"], deals
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """Candidate A against candidate B, deal by deal (see :func:`paired`)."""
+
+    deals: int
+    left_out: int
+    """Deals both played but left out: their baseline tables scored differently."""
+    same: int
+    """Deals on which the two candidates scored the same in every seat."""
+    mean_diff: float
+    ci95: float
+    a_diff: float
+    """A's mean score diff against the baseline over these deals (B's: ``b_diff``)."""
+    b_diff: float
+
+
+def paired(a: ArenaResult | ScoresFile, b: ScoresFile) -> Paired:
+    """A's score minus B's per seat-deal, over the deals both played, with a 95%
+    interval over deals. Both must be runs against the same baseline on the same
+    preset, seed and mode (else :class:`ScoresError` says which differs). A deal whose
+    baseline table scored differently in the two runs is left out and counted."""
+    for name in ("baseline", "preset", "seed", "play_only"):
+        if getattr(a, name) != getattr(b, name):
+            raise ScoresError(
+                f"the runs differ in {name} ({getattr(a, name)!r} and {getattr(b, name)!r}): "
+                "only runs against the same baseline on the same deals pair up"
+            )
+    theirs = {d.index: d for d in b.deals}
+    mine = a.deal_scores if isinstance(a, ArenaResult) else a.deals
+    common = [(d, theirs[d.index]) for d in mine if d.index in theirs]
+    if not common:
+        raise ScoresError("the runs have no deal in common")
+    # The baseline decides by seed and work alone, so its tables score alike in both runs,
+    # unless a starved machine cut a decision short (its wall-clock guard): leave those out.
+    pairs = [(x, y) for x, y in common if x.baseline == y.baseline]
+    if not pairs:
+        raise ScoresError(
+            "the baseline tables scored differently on every deal, so the runs did not play "
+            "the same deals (another revision of the baseline?)"
+        )
+    diffs = [x.diff - y.diff for x, y in pairs]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    ci = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("inf")
+    return Paired(
+        n,
+        len(common) - n,
+        sum(1 for x, y in pairs if x.candidate == y.candidate),
+        mean,
+        ci,
+        sum(x.diff for x, _ in pairs) / n,
+        sum(y.diff for _, y in pairs) / n,
+    )
+
+
+def format_paired(p: Paired, a: str, b: str) -> str:
+    """:class:`Paired` as two lines of text."""
+    return (
+        f"paired, {a} minus {b}: {p.mean_diff:+.3f} per seat-deal "
+        f"(95% CI {p.mean_diff - p.ci95:+.3f} .. {p.mean_diff + p.ci95:+.3f}) over {p.deals} "
+        f"deals, {p.same} scored the same"
+        + (f" ({p.left_out} left out: the baseline played them differently)" if p.left_out else "")
+        + "\n"
+        f"  against the baseline on those deals: {a} {p.a_diff:+.3f}, {b} {p.b_diff:+.3f}"
+    )
 
 
 def format_result(res: ArenaResult) -> str:

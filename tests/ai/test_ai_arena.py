@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
-from batak.ai.arena import format_result, play_duplicate, run_arena
+from batak.ai.arena import (
+    ScoresError,
+    format_paired,
+    format_result,
+    paired,
+    play_duplicate,
+    read_scores,
+    run_arena,
+    scores_text,
+)
 from batak.cli import main
 from batak.rules import preset
 
@@ -70,3 +82,86 @@ def test_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     assert "play-only" in capsys.readouterr().out
+
+
+def _arena(*extra: str) -> list[str]:
+    return ["arena", "--baseline", "random", "--deals", "3", "--preset", "classic", *extra]
+
+
+def test_scores_round_trip_and_pair_deal_by_deal() -> None:
+    rules = preset("classic")
+    easy = run_arena(rules, "easy", "random", 4, seed=3)
+    normal = run_arena(rules, "normal", "random", 4, seed=3)
+    back = read_scores(scores_text(easy))
+    assert back.deals == easy.deal_scores and back.candidate == "easy" and back.seed == 3
+    assert [d.diff for d in easy.deal_scores] and easy.mean_diff == pytest.approx(
+        sum(d.diff for d in easy.deal_scores) / len(easy.deal_scores)
+    )
+    itself = paired(easy, back)
+    assert (itself.deals, itself.same, itself.mean_diff) == (4, 4, 0.0)
+    p = paired(normal, back)
+    assert p.deals == 4
+    assert p.mean_diff == pytest.approx(normal.mean_diff - easy.mean_diff)
+    assert (p.a_diff, p.b_diff) == (pytest.approx(normal.mean_diff), pytest.approx(easy.mean_diff))
+    other_seed = read_scores(scores_text(run_arena(rules, "easy", "random", 2, seed=4)))
+    with pytest.raises(ScoresError, match="seed"):
+        paired(normal, other_seed)
+    # A deal whose baseline table scored otherwise (a guard cut a decision short) is left out.
+    d0 = back.deals[0]
+    moved = replace(d0, baseline=(d0.baseline[0] + 1, *d0.baseline[1:]))
+    q = paired(normal, replace(back, deals=[moved, *back.deals[1:]]))
+    assert (q.deals, q.left_out) == (3, 1)
+    assert "1 left out" in format_paired(q, "normal", "easy")
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "empty"),
+        ("{nope\n", "line 1: not JSON"),
+        ('{"format": "something-else"}\n', "not an arena scores file"),
+        (
+            '{"format": "batak-arena-scores/1", "candidate": "easy", "baseline": "random", '
+            '"preset": "classic", "seed": 1}\n',
+            "'play_only' missing",
+        ),
+        (
+            '{"format": "batak-arena-scores/1", "candidate": "easy", "baseline": "random", '
+            '"preset": "classic", "seed": 1, "play_only": false}\n'
+            '{"deal": 0, "candidate": [1, 2, 3], "baseline": [1, 2, 3, 4]}\n',
+            "line 2, candidate: expected a list of four",
+        ),
+        (
+            '{"format": "batak-arena-scores/1", "candidate": "easy", "baseline": "random", '
+            '"preset": "classic", "seed": 1, "play_only": false}\n'
+            '{"deal": 0, "candidate": [1, 2, 3, 4], "baseline": [1, 2, 3, 4]}\n'
+            '{"deal": 0, "candidate": [1, 2, 3, 4], "baseline": [1, 2, 3, 4]}\n',
+            "line 3: deal 0 appears twice",
+        ),
+    ],
+)
+def test_a_damaged_scores_file_is_refused_naming_the_line(text: str, says: str) -> None:
+    with pytest.raises(ScoresError, match=says):
+        read_scores(text)
+
+
+def test_the_command_writes_scores_and_pairs_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = tmp_path / "easy.jsonl"
+    assert main(_arena("--candidate", "easy", "--seed", "2", "--scores", str(first))) == 0
+    assert read_scores(first.read_text(encoding="utf-8")).candidate == "easy"
+    capsys.readouterr()
+    assert main(_arena("--candidate", "normal", "--seed", "2", "--paired", str(first))) == 0
+    out = capsys.readouterr().out
+    assert "paired, normal minus easy:" in out and "over 3 deals" in out
+    # A run on other deals is refused before it plays, and says why.
+    assert main(_arena("--candidate", "normal", "--seed", "9", "--paired", str(first))) == 2
+    err = capsys.readouterr().err
+    assert "seed 2" in err and "same baseline on the same preset, seed and mode" in err
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("not json\n", encoding="utf-8")
+    assert main(_arena("--candidate", "normal", "--paired", str(broken))) == 2
+    assert "line 1: not JSON" in capsys.readouterr().err
+    assert main(_arena("--candidate", "normal", "--paired", str(tmp_path / "missing"))) == 2
+    assert "cannot use" in capsys.readouterr().err
