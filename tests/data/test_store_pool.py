@@ -204,10 +204,17 @@ async def test_a_cancelled_wait_for_a_lock_leaves_nothing_behind(
 ) -> None:
     holder = await Store.open(pg_url, housekeeping=None)
     waits: list[float] = []
+    parked = asyncio.Event()
 
     async def sleep(delay: float) -> None:
         waits.append(delay)
-        await asyncio.sleep(0)
+        if len(waits) < 3:
+            await asyncio.sleep(0)
+            return
+        # The third wait parks until cancelled: with a sleep that returned at once, the
+        # waiter could run out of tries (StoreBusyError) before the test cancelled it.
+        parked.set()
+        await asyncio.Event().wait()
 
     waiter = await Store.open(pg_url, housekeeping=None, pool_size=1, sleep=sleep)
     try:
@@ -219,9 +226,7 @@ async def test_a_cancelled_wait_for_a_lock_leaves_nothing_behind(
 
         async with holder.table_lock(g.id):
             task = asyncio.create_task(wait_for_it())
-            async with asyncio.timeout(HANG):
-                while len(waits) < 3:
-                    await asyncio.sleep(0.005)
+            await asyncio.wait_for(parked.wait(), HANG)
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
