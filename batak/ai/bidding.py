@@ -168,7 +168,7 @@ def choose_bid(
     if may_pass and everyone_passed and rules.all_pass == "dealer-forced":
         forced = rules.forced_bid or rules.min_bid
         pass_value, pass_make = bid_value(rules, mean, spread, forced)
-    elif team_pass and rules.partnership and partner_holds_high(obs):
+    elif team_pass and partner_holds_high(obs):
         pass_value, pass_make = partner_holds_value(rules, mean, spread, high)
     else:
         pass_value = defend_value(rules, max(high + 1, rules.min_bid))
@@ -193,7 +193,9 @@ def choose_bid(
 
 
 def partner_holds_high(obs: Observation) -> bool:
-    """Whether the seat's partner made the highest bid so far."""
+    """Whether, in partnerships, the seat's partner made the highest bid so far."""
+    if not obs.rules.partnership:
+        return False
     bids = [s for s, b in obs.calls if b is not None]
     return bool(bids) and bids[-1] == (obs.seat + 2) % 4
 

@@ -144,7 +144,7 @@ def _bid_hint(obs: Observation, bot: HardPlayer) -> Hint:
             honours=honours,
             trump_count=count,
         )
-    if rules.partnership and partner_holds_high(obs):
+    if partner_holds_high(obs):
         return Hint(action, "pass-partner", tricks=choice.mean, bid=obs.high_bid, trump=trump)
     everyone_passed = sum(1 for _s, b in obs.calls if b is None) == 3 and not obs.high_bid
     lowest = min((a.tricks for a in obs.legal if isinstance(a, Bid)), default=None)
