@@ -590,6 +590,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     from batak.ai.arena import (
         ScoresError,
+        ScoresFile,
+        check_pairable,
         format_paired,
         format_result,
         paired,
@@ -604,21 +606,15 @@ def cmd_arena(args: argparse.Namespace) -> int:
         return 2
     earlier = None
     if args.paired is not None:
-        # Read before the run, so that a wrong file does not cost a whole arena.
+        # Read and check before the run, so that a wrong file does not cost a whole arena.
+        this_run = ScoresFile(
+            args.candidate, args.baseline, args.preset, args.seed, args.play_only, []
+        )
         try:
             earlier = read_scores(Path(args.paired).read_text(encoding="utf-8"))
+            check_pairable(this_run, earlier)
         except (OSError, UnicodeDecodeError, ScoresError) as exc:
             print(f"error: cannot use {args.paired} for --paired: {exc}", file=sys.stderr)
-            return 2
-        wanted = (args.baseline, args.preset, args.seed, args.play_only)
-        if (earlier.baseline, earlier.preset, earlier.seed, earlier.play_only) != wanted:
-            print(
-                f"error: {args.paired} is a run of {earlier.candidate} against "
-                f"{earlier.baseline} on {earlier.preset}, seed {earlier.seed}"
-                f"{', play-only' if earlier.play_only else ''}; pair it with a run against "
-                "the same baseline on the same preset, seed and mode",
-                file=sys.stderr,
-            )
             return 2
     rules = preset(args.preset)
     started = time.perf_counter()

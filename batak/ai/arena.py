@@ -448,17 +448,24 @@ class Paired:
     b_diff: float
 
 
+def check_pairable(a: ArenaResult | ScoresFile, b: ScoresFile) -> None:
+    """Raise :class:`ScoresError`, describing ``b``, unless the two are runs against the
+    same baseline on the same preset, seed and mode (the deals :func:`paired` needs)."""
+    names = ("baseline", "preset", "seed", "play_only")
+    if any(getattr(a, name) != getattr(b, name) for name in names):
+        raise ScoresError(
+            f"it is a run of {b.candidate} against {b.baseline} on {b.preset}, seed {b.seed}"
+            f"{', play-only' if b.play_only else ''}; pair it with a run against the same "
+            "baseline on the same preset, seed and mode"
+        )
+
+
 def paired(a: ArenaResult | ScoresFile, b: ScoresFile) -> Paired:
     """A's score minus B's per seat-deal, over the deals both played, with a 95%
     interval over deals. Both must be runs against the same baseline on the same
-    preset, seed and mode (else :class:`ScoresError` says which differs). A deal whose
-    baseline table scored differently in the two runs is left out and counted."""
-    for name in ("baseline", "preset", "seed", "play_only"):
-        if getattr(a, name) != getattr(b, name):
-            raise ScoresError(
-                f"the runs differ in {name} ({getattr(a, name)!r} and {getattr(b, name)!r}): "
-                "only runs against the same baseline on the same deals pair up"
-            )
+    preset, seed and mode (:func:`check_pairable`). A deal whose baseline table
+    scored differently in the two runs is left out and counted."""
+    check_pairable(a, b)
     theirs = {d.index: d for d in b.deals}
     mine = a.deal_scores if isinstance(a, ArenaResult) else a.deals
     common = [(d, theirs[d.index]) for d in mine if d.index in theirs]
