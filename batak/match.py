@@ -95,6 +95,24 @@ class Match:
         totals share a place; partners share theirs (1st and 1st, 3rd and 3rd)."""
         return scoring.placements(self.totals, self.rules.partnership)
 
+    def copy(self) -> Match:
+        """An independent copy: applying actions to it leaves this match as it is.
+
+        >>> from batak import Match, preset
+        >>> match = Match(preset("standard"), seed=42)
+        >>> trial = match.copy()
+        >>> trial.apply(trial.legal_actions()[0])
+        >>> match.move_number, trial.move_number
+        (0, 1)
+        """
+        other = Match.__new__(Match)
+        other.rules, other.seed, other.first_dealer = self.rules, self.seed, self.first_dealer
+        other.totals = list(self.totals)
+        other.finished = list(self.finished)  # a finished deal is over: never changed again
+        other.actions = list(self.actions)
+        other.deal = self.deal.copy()
+        return other
+
     # --- actions -------------------------------------------------------------
 
     def apply(self, action: Action, seat: int | None = None) -> None:

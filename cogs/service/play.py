@@ -172,8 +172,13 @@ class PlayingTables(TableRegistry):
         assert match is not None
         before = match.move_number
         deals_before = len(match.finished)
-        match.apply(action, seat)
-        self._set_deadline(table)  # before any await: whoever reads the turn sees its clock
+        # The table shows a move only once it is stored: while the commit is on its way,
+        # whatever draws the table (a live hand, the table message) still sees the state
+        # before it. A move drawn and then lost to a crash would be a move the person saw
+        # taken and then taken back. So the move is tried on a copy for what the log
+        # records (the phase and the seat to act after it), and applied here after.
+        after = match.copy()
+        after.apply(action, seat)
         try:
             with METRICS.store_commit.time():
                 await self.store.append_action(
@@ -181,18 +186,21 @@ class PlayingTables(TableRegistry):
                     before,
                     format_action(action),
                     seat=seat,
-                    phase=phase_of(match),
-                    to_act=match.to_act,
+                    phase=phase_of(after),
+                    to_act=after.to_act,
                     actor=actor,
                 )
         except BaseException:
-            # The store refused (or failed): forget the in-memory move by replaying the log.
+            # The store refused (or failed; or the answer of a commit that landed was
+            # lost): the log says what happened, so the table is read again from it.
             try:
                 fresh = await self._load(table.id)
                 table.match, table.game = fresh.match, fresh.game
             except Exception:
                 log.exception("table %s: could not reload after a failed commit", table.id)
             raise
+        match.apply(action, seat)
+        self._set_deadline(table)  # with the move, before any await: the turn has its clock
         METRICS.moves.labels(actor).inc()
         deal_done = deals_before if len(match.finished) > deals_before else None
         events.append(lambda: self.listener.action_applied(table, seat, action, actor))

@@ -104,7 +104,8 @@ def _acknowledged(responses: list[dict[str, Any]], move: int, code: str) -> bool
                 str(c.get("custom_id", "")).rsplit(":", 1)[-1]
                 for c in iter_components(data.get("components") or [])
             }
-            return code not in held
+            # A hand with no cards (the match over) cannot tell her card from a time-out's.
+            return any(h.startswith("c") for h in held) and code not in held
         return True
     return False  # no answer came (a kill between the acknowledgement and the move)
 

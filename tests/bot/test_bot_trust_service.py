@@ -186,3 +186,53 @@ async def test_thirty_concurrent_new_tables_of_one_host_open_one(tmp_path: Path)
     finally:
         await service.close()
         await store.close()
+
+
+def gated(real: Callable[..., Awaitable[Any]]) -> tuple[Any, asyncio.Event, asyncio.Event]:
+    """The real store method, held at its start until ``release`` is set."""
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        await release.wait()
+        return await real(*args, **kwargs)
+
+    return call, entered, release
+
+
+@pytest.mark.parametrize("outcome", ["stored", "crashed"])
+async def test_a_move_is_shown_only_once_it_is_stored(tmp_path: Path, outcome: str) -> None:
+    """While a card's commit is on its way, the table (what every hand and the table
+    message are drawn from) still shows the state before it, so nothing can show a card
+    played that a crash then takes back. Stored, the card is shown; the commit cut off
+    (the task cancelled, as by a kill), the table and the log both stay before it."""
+    path = tmp_path / "s.sqlite3"
+    service, _rec, timers, store = await make_service(path)
+    try:
+        table = await one_person_table(service, timers)
+        match = table.match
+        assert match is not None
+        while match.to_act != 0 or match.deal.phase.value != "play":
+            if match.to_act == 0:
+                await service.act(table.id, ALICE, 0, match.move_number, match.legal_actions()[0])
+            else:
+                await timers.advance(1.0)
+        move, hand = match.move_number, match.observation(0).hand
+        card = match.legal_actions()[0]
+        store.append_action, entered, release = gated(store.append_action)
+        task = asyncio.create_task(service.act(table.id, ALICE, 0, move, card))
+        await entered.wait()
+        assert (match.move_number, match.observation(0).hand, match.to_act) == (move, hand, 0)
+        if outcome == "stored":
+            release.set()
+            await task
+            assert match.move_number == move + 1 and match.observation(0).hand != hand
+        else:
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert (match.move_number, match.observation(0).hand) == (move, hand)
+            assert len(await store.action_log(table.id)) == move
+    finally:
+        await service.close()
+        await store.close()

@@ -261,3 +261,34 @@ def test_cli_rejects_bad_players(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli_main(["selfplay", "--players", "random,random"])
     assert "four players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["standard", "esli"])
+def test_a_copy_plays_on_without_changing_the_match(name: str) -> None:
+    """Every move tried on a copy first, as the bot does before it stores a move: the
+    match itself does not change until the move is applied to it, and then it is the
+    same as the copy (through deal ends, the next deal and the match end)."""
+    match = Match(preset(name, deals=2), seed=11, first_dealer=1)
+    players = [RuleOfThumbPlayer(s) for s in range(4)]
+    while not match.is_over:
+        seat = match.deal.to_act
+        assert seat is not None
+        action = players[seat].choose(match.observation(seat))
+        before = (match.move_number, list(match.totals), len(match.finished))
+        seen = [match.observation(s) for s in range(4)]
+        trial = match.copy()
+        trial.apply(action, seat)
+        assert (match.move_number, list(match.totals), len(match.finished)) == before
+        assert [match.observation(s) for s in range(4)] == seen
+        assert action in match.legal_actions()
+        match.apply(action, seat)
+        assert (trial.move_number, trial.totals, trial.to_act) == (
+            match.move_number,
+            match.totals,
+            match.to_act,
+        )
+        assert trial.observation(seat) == match.observation(seat)
+    assert [d.to_record() for d in match.finished] == [
+        d.to_record()
+        for d in Match.replay(match.rules, match.seed, match.actions, first_dealer=1).finished
+    ]
