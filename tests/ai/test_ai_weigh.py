@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -106,3 +107,29 @@ def test_partnerships_bid_by_the_trick_model_unless_told_otherwise() -> None:
     alone = HardPlayer(3, clock=lambda: 0.0)
     alone.bid(standard.observation(standard.to_act))
     assert alone.last_calls is not None
+
+
+def test_the_holder_margin_makes_every_bid_worth_less_and_never_bids_higher(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The default margin (the play takes about 0.2 tricks fewer than a play-out): the
+    same sampled deals, every bid valued lower than without it, passing valued the
+    same, and the call chosen is never a higher bid."""
+    import batak.ai.weigh as weigh
+
+    assert weigh.HOLDER_MARGIN == 0.2
+    fair = _deal_with(
+        ["AS", "KS", "QS", "8S", "5S", "AH", "KH", "4H", "KD", "9D", "2D", "AC", "3C"]
+    )
+    with_margin = _weigh(fair, 0)
+    monkeypatch.setattr(weigh, "HOLDER_MARGIN", 0.0)
+    without = _weigh(fair, 0)
+    assert with_margin.values.keys() == without.values.keys()
+    assert with_margin.values[0] == without.values[0]
+    bids = [b for b in without.values if b]
+    assert bids and all(with_margin.values[b] < without.values[b] for b in bids)
+
+    def level(calls: WeighedCalls) -> int:
+        return calls.action.tricks if isinstance(calls.action, Bid) else 0
+
+    assert level(with_margin) <= level(without)
