@@ -133,3 +133,22 @@ def test_the_holder_margin_makes_every_bid_worth_less_and_never_bids_higher(
         return calls.action.tricks if isinstance(calls.action, Bid) else 0
 
     assert level(with_margin) <= level(without)
+
+
+def test_under_trick_scoring_there_is_no_holder_margin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Classic scores tricks, not tens: a failed contract costs little there, so the
+    bidder is not made careful (the margin lost on classic in the arena)."""
+    import batak.ai.weigh as weigh
+
+    hand = parse_cards(
+        ["AS", "KS", "QS", "8S", "5S", "AH", "KH", "4H", "KD", "9D", "2D", "AC", "3C"]
+    )
+    rest = [c for c in range(52) if not hand >> c & 1]
+    random.Random(4).shuffle(rest)
+    others = [sum(1 << c for c in rest[i * 13 : (i + 1) * 13]) for i in range(3)]
+    deal = Deal(preset("classic"), [hand, *others], 3)
+    default = _weigh(deal, 0)
+    monkeypatch.setattr(weigh, "HOLDER_MARGIN", 0.0)
+    assert _weigh(deal, 0).values == default.values
