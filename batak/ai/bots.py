@@ -95,7 +95,8 @@ the arena against the hard level of 16e6e23 (standard, full deals, 135 duplicate
 deals, seed 17) it scored +0.45 per seat-deal (95% CI -0.81 .. +1.71) and made
 75.2% of its contracts against 73.3%. Over 400 duplicate deals (seed 2026): +0.23
 (-0.43 .. +0.89), 82.3% of contracts made against 81.0%; with the holder margin of
-:data:`batak.ai.weigh.HOLDER_MARGIN` +0.65 (-0.09 .. +1.39), 87.0% made."""
+:data:`batak.ai.weigh.HOLDER_MARGIN` +0.65 (-0.09 .. +1.39), 87.0% made; on 400 other
+deals (seed 2027) -0.32 (-1.01 .. +0.37), 83.6% made against 80.0%."""
 
 WEIGH_BIDS_PARTNERSHIP = False
 """:data:`WEIGH_BIDS` for partnerships. Off: in the arena against the hard level of
