@@ -38,13 +38,14 @@ def test_a_shift_moves_tricks_to_an_opponent_and_keeps_thirteen() -> None:
     assert sum(_shift([0, 4, 7, 2], 0, True, 3)) == 13
 
 
-def _deal_with(seat_hand: list[str], dealer: int = 3) -> Deal:
-    """A deal where seat 0 holds ``seat_hand`` and the rest is dealt at random."""
+def _deal_with(seat_hand: list[str], dealer: int = 3, rules: str = "standard") -> Deal:
+    """A deal of the ``rules`` preset where seat 0 holds ``seat_hand`` and the rest is
+    dealt at random."""
     mine = parse_cards(seat_hand)
     rest = [c for c in range(52) if not mine >> c & 1]
     random.Random(4).shuffle(rest)
     others = [sum(1 << c for c in rest[i * 13 : (i + 1) * 13]) for i in range(3)]
-    return Deal(preset("standard"), [mine, *others], dealer)
+    return Deal(preset(rules), [mine, *others], dealer)
 
 
 def _weigh(deal: Deal, seat: int) -> WeighedCalls:
@@ -109,6 +110,10 @@ def test_partnerships_bid_by_the_trick_model_unless_told_otherwise() -> None:
     assert alone.last_calls is not None
 
 
+FAIR_HAND = ["AS", "KS", "QS", "8S", "5S", "AH", "KH", "4H", "KD", "9D", "2D", "AC", "3C"]
+"""A hand worth a bid or two, on which the margin's effect on every bid shows."""
+
+
 def test_the_holder_margin_makes_every_bid_worth_less_and_never_bids_higher(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -118,9 +123,7 @@ def test_the_holder_margin_makes_every_bid_worth_less_and_never_bids_higher(
     import batak.ai.weigh as weigh
 
     assert weigh.HOLDER_MARGIN == 0.2
-    fair = _deal_with(
-        ["AS", "KS", "QS", "8S", "5S", "AH", "KH", "4H", "KD", "9D", "2D", "AC", "3C"]
-    )
+    fair = _deal_with(FAIR_HAND)
     with_margin = _weigh(fair, 0)
     monkeypatch.setattr(weigh, "HOLDER_MARGIN", 0.0)
     without = _weigh(fair, 0)
@@ -142,13 +145,7 @@ def test_under_trick_scoring_there_is_no_holder_margin(
     bidder is not made careful (the margin lost on classic in the arena)."""
     import batak.ai.weigh as weigh
 
-    hand = parse_cards(
-        ["AS", "KS", "QS", "8S", "5S", "AH", "KH", "4H", "KD", "9D", "2D", "AC", "3C"]
-    )
-    rest = [c for c in range(52) if not hand >> c & 1]
-    random.Random(4).shuffle(rest)
-    others = [sum(1 << c for c in rest[i * 13 : (i + 1) * 13]) for i in range(3)]
-    deal = Deal(preset("classic"), [hand, *others], 3)
+    deal = _deal_with(FAIR_HAND, rules="classic")
     default = _weigh(deal, 0)
     monkeypatch.setattr(weigh, "HOLDER_MARGIN", 0.0)
     assert _weigh(deal, 0).values == default.values
