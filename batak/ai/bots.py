@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from batak.ai.bidding import BidChoice, choose_bid, choose_trump, model_for, tricks_mean
 from batak.ai.easy import best_trump, estimate_tricks
 from batak.ai.knowledge import Knowledge, exclusions, infer, sample_hands, sample_unconstrained
+from batak.ai.playfit import PlayFit
 from batak.ai.sim import (
     Solver,
     Table,
@@ -87,6 +88,17 @@ against normal (Eşli, full deals, 400 duplicate deals, seed 2026) it came out l
 with the default: +0.02 per seat-deal, 95% CI -0.11 .. +0.15, paired deal by deal
 (160 of the 400 deals scored the same). It is kept as
 ``HardPlayer(hidden_playouts=True)`` for further measurement."""
+
+PLAY_FIT = 1.0
+"""How much a sampled deal's weight falls, in the card play, for each card another
+seat played that the card policy would not have played from its sampled hand
+(:class:`batak.ai.playfit.PlayFit`); 1.0 leaves the play out of the weights. Off:
+in the arena against the hard level of 1a809dd (Eşli, full deals, 400 duplicate
+deals, seed 2026) 0.7 scored -0.03 per seat-deal (95% CI -0.07 .. +0.02). Against
+normal, which plays that very policy, it gained +0.07 (+0.01 .. +0.12) paired deal by
+deal over the same deals (+0.35, +0.20 .. +0.50, against +0.28): the evidence helps
+only where the others play like the policy. It is kept as ``HardPlayer(play_fit=0.7)``
+for further measurement."""
 
 WEIGH_BIDS = True
 """Whether the hard level bids by :func:`batak.ai.weigh.weigh_calls` (each call
@@ -258,6 +270,7 @@ class HardPlayer:
         exact_cards: int = EXACT_CARDS,
         dd_cards: int = DD_CARDS,
         hidden_playouts: bool = HIDDEN_PLAYOUTS,
+        play_fit: float = PLAY_FIT,
         weigh_bids: bool | None = None,
         guard: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
@@ -267,6 +280,11 @@ class HardPlayer:
         self.exact_cards = exact_cards
         self.dd_cards = dd_cards
         self.hidden_playouts = hidden_playouts
+        if not 0.0 < play_fit <= 1.0:
+            raise ValueError(f"play_fit must be in (0, 1], not {play_fit!r}")
+        self.play_fit = play_fit
+        """The mismatch factor of :class:`batak.ai.playfit.PlayFit` (:data:`PLAY_FIT`;
+        1.0: the play does not weigh the samples)."""
         self.weigh_bids = weigh_bids
         """Bid by :func:`batak.ai.weigh.weigh_calls`; ``None``: :data:`WEIGH_BIDS`, or
         :data:`WEIGH_BIDS_PARTNERSHIP` under partnerships."""
@@ -429,12 +447,17 @@ class HardPlayer:
         w_total = 0.0
         bid = obs.contract.bid
         weights_seen: list[float] = []
+        mismatch = self.play_fit
+        played = bool(obs.tricks or obs.trick)
+        fit = PlayFit(obs, table, mismatch) if played and mismatch < 1.0 else None
         while worlds < max_worlds:
             hands = sample_hands(know, rng)
             if hands is None:
                 fallbacks += 1
                 hands = sample_unconstrained(know, rng)
             weight = auction_fit(obs, _original_hands(obs, hands)) if obs.calls else 1.0
+            if fit is not None:
+                weight *= fit.weight(hands)
             worlds += 1
             if weight < 1e-6:
                 weight = 1e-6
@@ -501,6 +524,7 @@ class HardPlayer:
                 "fallbacks": float(fallbacks),
                 "weight": w_total,
                 "double_dummy": 1.0 if double is not None else 0.0,
+                "play_fit": mismatch if fit is not None else 1.0,
             },
         )
         self.last_analysis = analysis

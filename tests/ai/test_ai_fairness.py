@@ -73,6 +73,8 @@ def test_decisions_ignore_the_hidden_cards(rules_name: str) -> None:
             assert _strip(a) == _strip(b)
             for kind in KINDS:
                 assert _make(kind, 3).choose(a) == _make(kind, 3).choose(b), kind
+            fit_a = HardPlayer(3, budget=0.01, play_fit=0.7, clock=lambda: 0.0).choose(a)
+            assert fit_a == HardPlayer(3, budget=0.01, play_fit=0.7, clock=lambda: 0.0).choose(b)
             checked += 1
     assert checked >= 10
     assert differ >= checked // 2
