@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from batak.ai.bidding import BidChoice, choose_bid, choose_trump, model_for, tricks_mean
 from batak.ai.easy import best_trump, estimate_tricks
 from batak.ai.knowledge import Knowledge, exclusions, infer, sample_hands, sample_unconstrained
-from batak.ai.playfit import PlayFit
+from batak.ai.playfit import PlayFit, checked_mismatch
 from batak.ai.sim import (
     Solver,
     Table,
@@ -280,9 +280,7 @@ class HardPlayer:
         self.exact_cards = exact_cards
         self.dd_cards = dd_cards
         self.hidden_playouts = hidden_playouts
-        if not 0.0 < play_fit <= 1.0:
-            raise ValueError(f"play_fit must be in (0, 1], not {play_fit!r}")
-        self.play_fit = play_fit
+        self.play_fit = checked_mismatch(play_fit, "play_fit")
         """The mismatch factor of :class:`batak.ai.playfit.PlayFit` (:data:`PLAY_FIT`;
         1.0: the play does not weigh the samples)."""
         self.weigh_bids = weigh_bids

@@ -48,31 +48,62 @@ class Knowledge:
         return bool(self.possible[seat] & cards)
 
 
-def exclusions(obs: Observation) -> list[CardMask]:
-    """For each seat, the cards the rules prove it cannot hold (played or not)."""
-    excluded = [0, 0, 0, 0]
+@dataclass(frozen=True, slots=True)
+class PlayStep:
+    """One card of the play so far, with the trick's state just before it."""
+
+    seat: int
+    card: int
+    trick_index: int
+    """Which trick (0 = the first)."""
+    leader: int
+    trick: tuple[int, ...]
+    """The cards already in this trick."""
+    led: int
+    led_high: int
+    trump_high: int
+    broken: bool
+    """Whether trump was broken before this card."""
+
+
+def play_steps(obs: Observation) -> list[PlayStep]:
+    """The cards played so far in order, each with the state it was played in
+    (nothing before trump is named)."""
+    steps: list[PlayStep] = []
     trump = obs.trump
     if trump is None:
-        return excluded
-    rules = obs.rules
+        return steps
     tmask = SUIT_MASKS[trump]
-    overtake = rules.overtake_when_trumped
-    lead_rule = lead_code(rules.trump_lead)
+    lead_rule = lead_code(obs.rules.trump_lead)
     broken = broken_at_start(lead_rule)
     tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, t.cards) for t in obs.tricks]
     if obs.trick:
         assert obs.trick_leader is not None
         tricks.append((obs.trick_leader, obs.trick))
-    for leader, cards in tricks:
+    for index, (leader, cards) in enumerate(tricks):
         led, led_high, trump_high = -1, -1, -1
         for i, card in enumerate(cards):
             seat = (leader + i) % 4
-            excluded[seat] |= excluded_by_play(
-                card, led, led_high, trump_high, tmask, broken, overtake
+            steps.append(
+                PlayStep(seat, card, index, leader, cards[:i], led, led_high, trump_high, broken)
             )
             if not broken and breaks_trump(lead_rule, tmask, led, card):
                 broken = True
             led, led_high, trump_high = add_card(led, led_high, trump_high, card, tmask)
+    return steps
+
+
+def exclusions(obs: Observation) -> list[CardMask]:
+    """For each seat, the cards the rules prove it cannot hold (played or not)."""
+    excluded = [0, 0, 0, 0]
+    if obs.trump is None:
+        return excluded
+    tmask = SUIT_MASKS[obs.trump]
+    overtake = obs.rules.overtake_when_trumped
+    for p in play_steps(obs):
+        excluded[p.seat] |= excluded_by_play(
+            p.card, p.led, p.led_high, p.trump_high, tmask, p.broken, overtake
+        )
     return excluded
 
 

@@ -15,36 +15,29 @@ It reads the observation and the sampled hands only, never a real hidden hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from batak.ai.knowledge import PlayStep, play_steps
 from batak.ai.sim import Table, policy_card
 from batak.cards import ABOVE, SUIT_MASKS, CardMask
 from batak.deal import Observation
-from batak.play import (
-    add_card,
-    breaks_trump,
-    broken_at_start,
-    excluded_by_play,
-    lead_code,
-    legal_cards,
-)
+from batak.play import excluded_by_play, legal_cards
 
 _ALL: CardMask = (1 << 52) - 1
+
+
+def checked_mismatch(value: float, name: str = "mismatch") -> float:
+    """``value`` if it is a mismatch factor, in (0, 1]; else a ``ValueError`` naming ``name``."""
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"{name} must be in (0, 1], not {value!r}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
 class _Play:
     """One card another seat played, with what was public when it played it."""
 
-    seat: int
-    card: int
-    trick: tuple[int, ...]
-    """The cards already in its trick."""
-    leader: int
-    broken: bool
-    led: int
-    led_high: int
-    trump_high: int
+    step: PlayStep
     unplayed: CardMask
     """The cards not played before this one (this one included)."""
     later: CardMask
@@ -60,56 +53,23 @@ class PlayFit:
     __slots__ = ("mismatch", "plays", "table")
 
     def __init__(self, obs: Observation, table: Table, mismatch: float) -> None:
-        if not 0.0 < mismatch <= 1.0:
-            raise ValueError(f"mismatch must be in (0, 1], not {mismatch!r}")
         self.table = table
-        self.mismatch = mismatch
-        tmask = table.tmask
-        overtake = table.overtake
-        lead_rule = lead_code(obs.rules.trump_lead)
-        broken = broken_at_start(lead_rule)
-        tricks = [(t.leader, t.cards, t.winner) for t in obs.tricks]
-        if obs.trick:
-            assert obs.trick_leader is not None
-            tricks.append((obs.trick_leader, obs.trick, -1))
+        self.mismatch = checked_mismatch(mismatch)
         unplayed = _ALL
         excluded = [0, 0, 0, 0]
-        won = [0, 0, 0, 0]
-        order: list[_Play] = []
-        for leader, cards, winner in tricks:
-            led = led_high = trump_high = -1
-            for i, card in enumerate(cards):
-                seat = (leader + i) % 4
-                order.append(
-                    _Play(
-                        seat,
-                        card,
-                        cards[:i],
-                        leader,
-                        broken,
-                        led,
-                        led_high,
-                        trump_high,
-                        unplayed,
-                        0,
-                        (excluded[0], excluded[1], excluded[2], excluded[3]),
-                        won[seat] > 0,
-                    )
-                )
-                excluded[seat] |= excluded_by_play(
-                    card, led, led_high, trump_high, tmask, broken, overtake
-                )
-                if not broken and breaks_trump(lead_rule, tmask, led, card):
-                    broken = True
-                led, led_high, trump_high = add_card(led, led_high, trump_high, card, tmask)
-                unplayed &= ~(1 << card)
-            if winner >= 0:
-                won[winner] += 1
+        seen: list[tuple[PlayStep, CardMask, tuple[CardMask, CardMask, CardMask, CardMask]]] = []
+        for p in play_steps(obs):
+            seen.append((p, unplayed, (excluded[0], excluded[1], excluded[2], excluded[3])))
+            excluded[p.seat] |= excluded_by_play(
+                p.card, p.led, p.led_high, p.trump_high, table.tmask, p.broken, table.overtake
+            )
+            unplayed &= ~(1 << p.card)
         plays: list[_Play] = []
         later = [0, 0, 0, 0]
-        for p in reversed(order):
+        for p, before, proved in reversed(seen):
             if p.seat != obs.seat:
-                plays.append(replace(p, later=later[p.seat]))
+                won = any(t.winner == p.seat for t in obs.tricks[: p.trick_index])
+                plays.append(_Play(p, before, later[p.seat], proved, won))
             later[p.seat] |= 1 << p.card
         plays.reverse()
         self.plays = tuple(plays)
@@ -121,19 +81,20 @@ class PlayFit:
         tmask = table.tmask
         w = 1.0
         for p in self.plays:
-            hand = hands[p.seat] | p.later | (1 << p.card)
+            s = p.step
+            hand = hands[s.seat] | p.later | (1 << s.card)
             legal = legal_cards(
-                hand, p.led, p.led_high, p.trump_high, tmask, p.broken, table.overtake
+                hand, s.led, s.led_high, s.trump_high, tmask, s.broken, table.overtake
             )
             if legal & (legal - 1) == 0:
                 continue  # a forced card says nothing
             out = p.unplayed & ~hand
             x = p.excluded
-            poss = [hand if s == p.seat else out & ~x[s] for s in range(4)]
+            poss = [hand if q == s.seat else out & ~x[q] for q in range(4)]
             guess = policy_card(
-                table, p.seat, hand, poss, p.trick, p.leader, p.broken, legal, p.has_trick
+                table, s.seat, hand, poss, s.trick, s.leader, s.broken, legal, p.has_trick
             )
-            if guess != p.card and not equal_cards(guess, p.card, hand, p.unplayed):
+            if guess != s.card and not equal_cards(guess, s.card, hand, p.unplayed):
                 w *= self.mismatch
         return w
 

@@ -73,7 +73,7 @@ def test_the_observers_own_cards_are_not_weighed() -> None:
     """Only the other seats' cards are weighed: the observer knows why it played its own."""
     for _real, obs in _observations("standard", 60)[:12]:
         fit = PlayFit(obs, _table(obs), 0.5)
-        assert all(p.seat != obs.seat for p in fit.plays)
+        assert all(p.step.seat != obs.seat for p in fit.plays)
         assert len(fit.plays) <= len(obs.trick) + 4 * len(obs.tricks)
 
 
