@@ -10,6 +10,17 @@ computed over deals (the four seats of a deal are not independent).
 In play-only mode the auction and trump of the all-baseline table are
 replayed at every table, so only card play differs.
 
+The score a seat takes home is not all that decides a match: the match goes to the
+highest total, so what a seat does to the others' scores counts as well (a defence
+that sets a contract costs the holder, and in partnerships the other team, while it
+adds nothing to the defenders' own scores). A second figure counts that: the
+*standing*, each seat's score minus the mean score of its table (all four seats,
+itself included). In partnerships that is half of its team's lead over the other
+team; where a deal's four scores add up to the same total at every table (trick
+scoring with no contract down), it equals the first figure. The all-baseline table's
+standings add up to zero over the four seats, so the candidate's standing, averaged
+over its four seats, is already the difference from the baseline.
+
 Two candidates measured against the same baseline on the same deals (same
 preset, seed and mode) can be compared deal by deal (:func:`paired`): the luck
 of the cards and the baseline's play cancel, so the interval of their
@@ -159,11 +170,22 @@ class DealScores:
     index: int
     candidate: tuple[int, int, int, int]
     baseline: tuple[int, int, int, int]
+    totals: tuple[int, int, int, int] | None = None
+    """``totals[k]``: the four seats' scores added up at the table where the candidate
+    sat in seat ``k`` (``None`` in a scores file written before they were kept)."""
 
     @property
     def diff(self) -> float:
         """The deal's figure of merit: the mean over the seats of candidate - baseline."""
         return sum(c - b for c, b in zip(self.candidate, self.baseline, strict=True)) / 4
+
+    @property
+    def standing(self) -> float | None:
+        """The mean over the seats of the candidate's score minus its table's mean score
+        (the baseline's standings add up to zero over the seats of its one table)."""
+        if self.totals is None:
+            return None
+        return sum(c - t / 4 for c, t in zip(self.candidate, self.totals, strict=True)) / 4
 
 
 @dataclass(slots=True)
@@ -177,6 +199,9 @@ class ArenaResult:
     play_only: bool
     mean_diff: float
     ci95: float
+    standing: float
+    """The mean of :attr:`DealScores.standing` per seat-deal (the baseline's is zero)."""
+    standing_ci95: float
     cand_mean: float
     base_mean: float
     cand_holds: int
@@ -202,6 +227,13 @@ def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     i = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
     return ordered[i]
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% interval (normal approximation)."""
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else float("inf")
 
 
 def summarise(
@@ -251,17 +283,19 @@ def summarise(
                         base_def_zero += zero
         base_times.extend(r.baseline_times)
         cs = [r.candidate[k].scores[k] for k in range(4)]
+        ts = [sum(r.candidate[k].scores) for k in range(4)]
         deal_scores.append(
             DealScores(
                 r.index,
                 (cs[0], cs[1], cs[2], cs[3]),
                 (b.scores[0], b.scores[1], b.scores[2], b.scores[3]),
+                (ts[0], ts[1], ts[2], ts[3]),
             )
         )
         per_deal.append(deal_scores[-1].diff)
     n = len(per_deal)
-    mean = sum(per_deal) / n if n else 0.0
-    ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(n) if n > 1 else float("inf")
+    mean, ci = mean_ci(per_deal)
+    standing, standing_ci = mean_ci([d.standing or 0.0 for d in deal_scores])
     return ArenaResult(
         candidate,
         baseline,
@@ -270,6 +304,8 @@ def summarise(
         play_only,
         mean,
         ci,
+        standing,
+        standing_ci,
         sum(cand_scores) / max(1, len(cand_scores)),
         sum(base_scores) / max(1, len(base_scores)),
         cand_holds,
@@ -359,7 +395,13 @@ def scores_text(res: ArenaResult) -> str:
     }
     lines = [json.dumps(head, ensure_ascii=False)]
     for d in res.deal_scores:
-        row = {"deal": d.index, "candidate": list(d.candidate), "baseline": list(d.baseline)}
+        row: dict[str, object] = {
+            "deal": d.index,
+            "candidate": list(d.candidate),
+            "baseline": list(d.baseline),
+        }
+        if d.totals is not None:
+            row["totals"] = list(d.totals)
         lines.append(json.dumps(row))
     return "\n".join(lines) + "\n"
 
@@ -411,8 +453,9 @@ def read_scores(text: str) -> ScoresFile:
     deals: list[DealScores] = []
     seen: set[int] = set()
     for number, row in enumerate(parsed[1:], 2):
-        if not isinstance(row, dict) or set(row) != {"deal", "candidate", "baseline"}:
-            raise ScoresError(f"line {number}: expected deal, candidate and baseline")
+        keys = {"deal", "candidate", "baseline"}
+        if not isinstance(row, dict) or not keys <= set(row) <= keys | {"totals"}:
+            raise ScoresError(f"line {number}: expected deal, candidate, baseline (and totals)")
         index = row["deal"]
         if not isinstance(index, int) or isinstance(index, bool) or index < 0:
             raise ScoresError(f"line {number}: 'deal' is not a deal number")
@@ -425,6 +468,7 @@ def read_scores(text: str) -> ScoresFile:
                 index,
                 _four(row["candidate"], f"{where}, candidate"),
                 _four(row["baseline"], f"{where}, baseline"),
+                _four(row["totals"], f"{where}, totals") if "totals" in row else None,
             )
         )
     return ScoresFile(
@@ -446,6 +490,9 @@ class Paired:
     a_diff: float
     """A's mean score diff against the baseline over these deals (B's: ``b_diff``)."""
     b_diff: float
+    standing: tuple[float, float] | None = None
+    """A's standing minus B's per seat-deal and its 95% half-width, when both runs kept
+    their tables' totals."""
 
 
 def check_pairable(a: ArenaResult | ScoresFile, b: ScoresFile) -> None:
@@ -479,10 +526,12 @@ def paired(a: ArenaResult | ScoresFile, b: ScoresFile) -> Paired:
             "the baseline tables scored differently on every deal, so the runs did not play "
             "the same deals (another revision of the baseline?)"
         )
-    diffs = [x.diff - y.diff for x, y in pairs]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    ci = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("inf")
+    n = len(pairs)
+    mean, ci = mean_ci([x.diff - y.diff for x, y in pairs])
+    standing = None
+    stand = [(x.standing, y.standing) for x, y in pairs]
+    if all(sx is not None and sy is not None for sx, sy in stand):
+        standing = mean_ci([(sx or 0.0) - (sy or 0.0) for sx, sy in stand])
     return Paired(
         n,
         len(common) - n,
@@ -491,6 +540,7 @@ def paired(a: ArenaResult | ScoresFile, b: ScoresFile) -> Paired:
         ci,
         sum(x.diff for x, _ in pairs) / n,
         sum(y.diff for _, y in pairs) / n,
+        standing,
     )
 
 
@@ -503,6 +553,13 @@ def format_paired(p: Paired, a: str, b: str) -> str:
         + (f" ({p.left_out} left out: the baseline played them differently)" if p.left_out else "")
         + "\n"
         f"  against the baseline on those deals: {a} {p.a_diff:+.3f}, {b} {p.b_diff:+.3f}"
+        + (
+            f"\n  standing (score above the table's mean), {a} minus {b}: "
+            f"{p.standing[0]:+.3f} (95% CI {p.standing[0] - p.standing[1]:+.3f} .. "
+            f"{p.standing[0] + p.standing[1]:+.3f})"
+            if p.standing is not None
+            else ""
+        )
     )
 
 
@@ -525,6 +582,9 @@ def format_result(res: ArenaResult) -> str:
         f"deals ({res.seat_deals} seat-deals) · {mode}",
         f"mean score diff per seat-deal: {res.mean_diff:+.2f}  "
         f"(95% CI {res.mean_diff - res.ci95:+.2f} .. {res.mean_diff + res.ci95:+.2f})",
+        f"mean standing per seat-deal:   {res.standing:+.2f}  "
+        f"(95% CI {res.standing - res.standing_ci95:+.2f} .. "
+        f"{res.standing + res.standing_ci95:+.2f}; score above the table's mean)",
         f"mean score per seat-deal:      {res.candidate} {res.cand_mean:+.2f}   "
         f"{res.baseline} {res.base_mean:+.2f}",
         f"{'':31}{res.candidate:>22}  {res.baseline:>22}",

@@ -32,8 +32,31 @@ def test_duplicate_tables_share_the_cards_and_play_only_fixes_the_auction() -> N
 
 def test_identical_players_tie_exactly() -> None:
     res = run_arena(preset("classic"), "easy", "easy", 3, seed=1)
-    assert res.mean_diff == 0.0
+    assert res.mean_diff == 0.0 and res.standing == 0.0
     assert res.deals == 3 and res.seat_deals == 12
+
+
+def test_standing_is_the_score_above_the_tables_mean() -> None:
+    rules = preset("esli")
+    res = run_arena(rules, "normal", "easy", 6, seed=1)
+    per_deal = []
+    for index, d in enumerate(res.deal_scores):
+        r = play_duplicate(rules, 1, index, "normal", "easy", None, False)
+        assert d.totals == tuple(sum(t.scores) for t in r.candidate)
+        # The candidate's lead over the baseline in its seat, each side measured against
+        # the mean of its own table; in partnerships that is half the team's margin.
+        per_seat = []
+        for k, t in enumerate(r.candidate):
+            them = t.scores[(k + 1) % 4]
+            assert t.scores[k] - sum(t.scores) / 4 == (t.scores[k] - them) / 2
+            b = r.baseline.scores
+            per_seat.append((t.scores[k] - sum(t.scores) / 4) - (b[k] - sum(b) / 4))
+        assert d.standing == pytest.approx(sum(per_seat) / 4)
+        per_deal.append(sum(per_seat) / 4)
+    assert res.standing == pytest.approx(sum(per_deal) / len(per_deal))
+    # Setting contracts adds nothing to a defender's own score, only to its standing.
+    assert res.standing != res.mean_diff
+    assert "mean standing per seat-deal" in format_result(res)
 
 
 def test_arena_figures() -> None:
@@ -94,6 +117,7 @@ def test_scores_round_trip_and_pair_deal_by_deal() -> None:
     normal = run_arena(rules, "normal", "random", 4, seed=3)
     back = read_scores(scores_text(easy))
     assert back.deals == easy.deal_scores and back.candidate == "easy" and back.seed == 3
+    assert all(d.totals is not None for d in back.deals)
     assert [d.diff for d in easy.deal_scores] and easy.mean_diff == pytest.approx(
         sum(d.diff for d in easy.deal_scores) / len(easy.deal_scores)
     )
@@ -103,6 +127,17 @@ def test_scores_round_trip_and_pair_deal_by_deal() -> None:
     assert p.deals == 4
     assert p.mean_diff == pytest.approx(normal.mean_diff - easy.mean_diff)
     assert (p.a_diff, p.b_diff) == (pytest.approx(normal.mean_diff), pytest.approx(easy.mean_diff))
+    assert p.standing is not None
+    assert p.standing[0] == pytest.approx(normal.standing - easy.standing)
+    assert "standing (score above the table's mean), normal minus easy" in format_paired(
+        p, "normal", "easy"
+    )
+    # A file written before the tables' totals were kept still pairs, on the scores alone.
+    old = replace(back, deals=[replace(d, totals=None) for d in back.deals])
+    assert read_scores(scores_text(replace(easy, deal_scores=old.deals))).deals == old.deals
+    q0 = paired(normal, old)
+    assert q0.standing is None and q0.mean_diff == p.mean_diff
+    assert "standing" not in format_paired(q0, "normal", "easy")
     other_seed = read_scores(scores_text(run_arena(rules, "easy", "random", 2, seed=4)))
     with pytest.raises(ScoresError, match="seed"):
         paired(normal, other_seed)
@@ -137,6 +172,18 @@ def test_scores_round_trip_and_pair_deal_by_deal() -> None:
             '{"deal": 0, "candidate": [1, 2, 3, 4], "baseline": [1, 2, 3, 4]}\n'
             '{"deal": 0, "candidate": [1, 2, 3, 4], "baseline": [1, 2, 3, 4]}\n',
             "line 3: deal 0 appears twice",
+        ),
+        (
+            '{"format": "batak-arena-scores/1", "candidate": "easy", "baseline": "random", '
+            '"preset": "classic", "seed": 1, "play_only": false}\n'
+            '{"deal": 0, "candidate": [1, 2, 3, 4], "baseline": [1, 2, 3, 4], "totals": 7}\n',
+            "line 2, totals: expected a list of four",
+        ),
+        (
+            '{"format": "batak-arena-scores/1", "candidate": "easy", "baseline": "random", '
+            '"preset": "classic", "seed": 1, "play_only": false}\n'
+            '{"deal": 0, "candidate": [1, 2, 3, 4], "baseline": [1, 2, 3, 4], "x": 1}\n',
+            "line 2: expected deal, candidate, baseline",
         ),
     ],
 )
