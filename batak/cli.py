@@ -53,10 +53,15 @@ def _players_arg(text: str) -> list[str]:
 
 
 def _arena_kind(text: str) -> str:
+    from batak.ai.oracle import ORACLE
+
+    if text == ORACLE:
+        return text
     level, sep, rev = text.partition("@")
     if level not in PLAYER_KINDS:
         raise argparse.ArgumentTypeError(
-            f"{level!r} is not a level; expected one of {', '.join(PLAYER_KINDS)} (or LEVEL@REV)"
+            f"{level!r} is not a level; expected one of {', '.join(PLAYER_KINDS)}, "
+            f"LEVEL@REV or {ORACLE}"
         )
     if sep and not rev.strip():
         raise argparse.ArgumentTypeError(f"{text!r}: give a git revision after '@'")
@@ -95,7 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--candidate",
         type=_arena_kind,
         default="hard",
-        help=f"one of: {', '.join(PLAYER_KINDS)}, or LEVEL@REV for a git revision's player",
+        help=f"one of: {', '.join(PLAYER_KINDS)}, LEVEL@REV for a git revision's player, "
+        "or oracle (sees all four hands: the ceiling)",
     )
     ar.add_argument(
         "--baseline",

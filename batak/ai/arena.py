@@ -7,6 +7,9 @@ of merit is the candidate's score minus the baseline's score in the same seat
 of the same deal, averaged over seat-deals, with a 95% confidence interval
 computed over deals (the four seats of a deal are not independent).
 
+The kind ``oracle`` (:class:`batak.ai.oracle.Oracle`, arena only) sees all four
+hands and plays double-dummy: the ceiling a fair player measures itself against.
+
 In play-only mode the auction and trump of the all-baseline table are
 replayed at every table, so only card play differs.
 
@@ -42,6 +45,7 @@ from dataclasses import dataclass, field
 
 from batak.ai import make_player
 from batak.ai.base import Player
+from batak.ai.oracle import ORACLE, Oracle
 from batak.ai.revision import RevisionPlayer, revision_trees, split_kind
 from batak.deal import Action, Bid, ChooseTrump, Deal, Pass, Phase
 from batak.rules import Rules
@@ -71,7 +75,9 @@ class DealResult:
     baseline_times: list[float]
 
 
-def _make(kind: str, seed: int, budget: float | None) -> Player:
+def _make(kind: str, seed: int, budget: float | None, deal: Deal, seat: int) -> Player:
+    if kind == ORACLE:
+        return Oracle(deal, seat)
     if split_kind(kind)[1] is not None:
         return RevisionPlayer(kind, seed, budget)
     return make_player(kind, seed, budget=budget)
@@ -88,8 +94,8 @@ def play_table(
     auction: tuple[list[Action], Action | None] | None = None,
 ) -> TableResult:
     """Play one deal; times the decisions of seat ``watch`` (or of every seat)."""
-    players = [_make(kinds[s], player_seed * 4 + s, budget) for s in range(4)]
     deal = Deal.from_seed(rules, deal_seed_value, dealer)
+    players = [_make(kinds[s], player_seed * 4 + s, budget, deal, s) for s in range(4)]
     times: list[float] = []
     calls: list[Action] = []
     trump_action: Action | None = None
