@@ -13,9 +13,9 @@ legal actions.
   hands are small it solves each sampled deal exactly. The work is counted in
   simulated card plays, so a decision is the same for a given seed whatever
   the machine's load; a wall-clock guard (:data:`GUARD_SECONDS`) stops only a
-  decision starved of CPU. It bids by valuing each call with play-outs
-  (:mod:`batak.ai.weigh`, :data:`WEIGH_BIDS`; not in partnerships,
-  :data:`WEIGH_BIDS_PARTNERSHIP`).
+  decision starved of CPU. It bids by the trick model's formula with expected tricks
+  from play-outs; valuing each call with play-outs (:mod:`batak.ai.weigh`) is an
+  option, off by default (:data:`WEIGH_BIDS`, :data:`WEIGH_BIDS_PARTNERSHIP`).
 * ``expert``: ``hard`` with :data:`EXPERT_BUDGET` per decision and its own
   guard (:data:`EXPERT_GUARD`).
 """
@@ -100,15 +100,19 @@ deal over the same deals (+0.35, +0.20 .. +0.50, against +0.28): the evidence he
 only where the others play like the policy. It is kept as ``HardPlayer(play_fit=0.7)``
 for further measurement."""
 
-WEIGH_BIDS = True
+WEIGH_BIDS = False
 """Whether the hard level bids by :func:`batak.ai.weigh.weigh_calls` (each call
-valued by play-outs) rather than by the trick model's formula for passing. On: in
-the arena against the hard level of 16e6e23 (standard, full deals, 135 duplicate
-deals, seed 17) it scored +0.45 per seat-deal (95% CI -0.81 .. +1.71) and made
-75.2% of its contracts against 73.3%. Over 400 duplicate deals (seed 2026): +0.23
-(-0.43 .. +0.89), 82.3% of contracts made against 81.0%; with the holder margin of
-:data:`batak.ai.weigh.HOLDER_MARGIN` +0.65 (-0.09 .. +1.39), 87.0% made; on 400 other
-deals (seed 2027) -0.32 (-1.01 .. +0.37), 83.6% made against 80.0%."""
+valued by play-outs) rather than by the trick model's formula for passing. Off: it
+was adopted against the hard level of 16e6e23 (standard, full deals), where over 800
+duplicate deals (seeds 2026 and 2027) it came out level: +0.16 per seat-deal (95% CI
+-0.34 .. +0.67), +0.03 (-0.35 .. +0.41) in standing. Against normal (standard, 400
+duplicate deals, seed 2026) it lost: the trick model's bids scored +0.94 per seat-deal
+more (+0.36 .. +1.52) paired deal by deal (+2.38 against normal, the weighed bids
++1.44), +0.87 (+0.41 .. +1.33) in standing; the weighed bidder held fewer contracts
+(bids won 18.7% against 22.5%) for a few more made (93.2% against 91.9%). On koz-maca
+the trick model's bids scored +0.70 more (+0.15 .. +1.26), on classic the two were
+level (+0.015, -0.049 .. +0.079), both paired against normal. It is kept as
+``HardPlayer(weigh_bids=True)``."""
 
 WEIGH_BIDS_PARTNERSHIP = False
 """:data:`WEIGH_BIDS` for partnerships. Off: in the arena against the hard level of
