@@ -25,6 +25,7 @@ cards, not of a clever auction.
 
 from __future__ import annotations
 
+from batak.ai.bidding import partner_holds_high
 from batak.cards import SUIT_MASKS, SUITS, Suit
 from batak.deal import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Deal, Observation, Phase
 from batak.solver import Position, Solver, card_values
@@ -82,9 +83,7 @@ class Oracle:
     def _call(self, obs: Observation) -> Action:
         may_pass = PASS in obs.legal
         bids = sorted(a.tricks for a in obs.legal if isinstance(a, Bid))
-        bidders = [s for s, b in obs.calls if b is not None]
-        partner_high = obs.rules.partnership and bidders and bidders[-1] == (obs.seat + 2) % 4
-        if may_pass and partner_high:
+        if may_pass and partner_holds_high(obs):
             return PASS
         reach = max(self.tricks_as_holder().values())
         makes = [b for b in bids if b <= reach]
