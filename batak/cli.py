@@ -712,7 +712,7 @@ def cmd_solve_bench(args: argparse.Namespace) -> int:
     """Solver time per position by cards left, positions taken from bot-played deals."""
     import statistics
 
-    from batak.solver import Position, Solver, native_search
+    from batak.solver import Solver, deal_position, native_search
 
     names = _bench_presets(args.presets)
     if names is None:
@@ -741,14 +741,7 @@ def cmd_solve_bench(args: argparse.Namespace) -> int:
             for action in _actions_of(deal):
                 if replay.phase is Phase.PLAY and not replay.trick:
                     h = replay.hands
-                    pos = Position(
-                        rules,
-                        (h[0], h[1], h[2], h[3]),
-                        contract.trump,
-                        replay.to_act,
-                        contract.seat,
-                        replay.trump_broken,
-                    )
+                    pos = deal_position(replay)
                     solver = Solver(rules, contract.trump, contract.seat, native=native)
                     start = time.process_time()
                     wall = time.perf_counter()

@@ -37,7 +37,7 @@ from batak.ai.bots import HardPlayer
 from batak.ai.knowledge import infer
 from batak.cards import ABOVE, Suit, card_code
 from batak.deal import TRUMPS, Action, Bid, Deal, Observation, Pass, Phase, Play, format_action
-from batak.solver import BudgetExceeded, Position, Solver, native_search
+from batak.solver import BudgetExceeded, Position, Solver, deal_position, native_search
 
 PAR_NODES = 10_000_000 if native_search() else 1_000_000
 """Solver nodes allowed for the par, after the later trick starts are solved (a full
@@ -140,21 +140,6 @@ def _side(deal: Deal, seat: int) -> bool:
     return seat == holder or (deal.rules.partnership and seat == (holder + 2) % 4)
 
 
-def _position(d: Deal) -> Position:
-    assert d.contract is not None and d.trump is not None
-    leader = d.trick_leader if d.trick else d.to_act
-    h = d.hands
-    return Position(
-        d.rules,
-        (h[0], h[1], h[2], h[3]),
-        d.trump,
-        leader,
-        d.contract.seat,
-        d.trump_broken,
-        tuple(d.trick),
-    )
-
-
 def _won(d: Deal, side: Iterable[int]) -> int:
     return sum(d.tricks_won[s] for s in side)
 
@@ -180,11 +165,11 @@ def double_dummy_path(
     states: list[tuple[Position | None, int]] = []
     for seat, action in deal_actions(deal):
         if replay.phase is Phase.PLAY and not states:
-            states.append((_position(replay), _won(replay, side)))
+            states.append((deal_position(replay), _won(replay, side)))
         replay.apply(action, seat)
         if isinstance(action, Play):
             won = _won(replay, side)
-            states.append((None if replay.is_over else _position(replay), won))
+            states.append((None if replay.is_over else deal_position(replay), won))
     solver = Solver(deal.rules, deal.trump, holder)
     path: list[int | None] = [None] * len(states)
     starts = [k for k in range(len(states) - 1, -1, -1) if k % 4 == 0]
@@ -368,7 +353,7 @@ def par_of(deal: Deal, nodes: int = PAR_NODES) -> int | None:
         start.apply(action, seat)
     solver = Solver(deal.rules, deal.trump, deal.contract.seat)
     try:
-        return solver.solve(_position(start), max_nodes=nodes)
+        return solver.solve(deal_position(start), max_nodes=nodes)
     except BudgetExceeded:
         return None
 

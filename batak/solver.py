@@ -54,7 +54,7 @@ from batak.ai.sim import Table, distinct_cards, rollout
 from batak.cards import ABOVE, SUIT_MASKS, Card, CardMask, Suit, card_code, parse_card
 from batak.play import breaks_trump, broken_at_start, lead_code, legal_mask, trick_best
 from batak.rules import Rules, RulesError
-from batak.solver_types import BudgetExceeded, Position, PositionError
+from batak.solver_types import BudgetExceeded, Position, PositionError, deal_position
 
 _HIST_TOP: Final = 1 << 30
 _RANK: Final = tuple(c % 13 for c in range(52))
@@ -737,6 +737,7 @@ __all__ = [
     "Solver",
     "after_card",
     "card_values",
+    "deal_position",
     "native_search",
     "position_from_json",
     "solve",

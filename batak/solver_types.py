@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from batak.cards import Card, CardMask, Suit, card_code
+from batak.deal import Deal
 from batak.rules import Rules
 
 
@@ -119,4 +120,20 @@ def check_position(pos: Position) -> None:
         raise PositionError("trick", "the hands are empty")
 
 
-__all__ = ["BudgetExceeded", "Position", "PositionError", "check_position"]
+def deal_position(deal: Deal) -> Position:
+    """Where a deal in its play stands, every hand face up, the seat to act to play."""
+    assert deal.contract is not None and deal.trump is not None
+    leader = deal.trick_leader if deal.trick else deal.to_act
+    h = deal.hands
+    return Position(
+        deal.rules,
+        (h[0], h[1], h[2], h[3]),
+        deal.trump,
+        leader,
+        deal.contract.seat,
+        deal.trump_broken,
+        tuple(deal.trick),
+    )
+
+
+__all__ = ["BudgetExceeded", "Position", "PositionError", "check_position", "deal_position"]

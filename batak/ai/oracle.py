@@ -28,7 +28,7 @@ from __future__ import annotations
 from batak.ai.bidding import partner_holds_high
 from batak.cards import SUIT_MASKS, SUITS, Suit
 from batak.deal import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Deal, Observation, Phase
-from batak.solver import Position, Solver, card_values
+from batak.solver import Position, Solver, card_values, deal_position
 
 ORACLE = "oracle"
 """The arena kind that seats an :class:`Oracle`."""
@@ -93,23 +93,10 @@ class Oracle:
         return PASS if may_pass else BIDS[bids[0]]
 
     def _card(self, obs: Observation) -> int:
-        deal = self._deal
-        assert deal.contract is not None and obs.trump is not None
-        holder = deal.contract.seat
-        leader = obs.trick_leader if obs.trick and obs.trick_leader is not None else obs.seat
-        hands = deal.hands
-        pos = Position(
-            obs.rules,
-            (hands[0], hands[1], hands[2], hands[3]),
-            obs.trump,
-            leader,
-            holder,
-            obs.trump_broken,
-            tuple(obs.trick),
-        )
-        values = card_values(pos, self._solver(obs.trump, holder))
+        pos = deal_position(self._deal)
+        values = card_values(pos, self._solver(pos.trump, pos.holder))
         best = max(values.values()) if pos.on_side(obs.seat) else min(values.values())
-        tmask = SUIT_MASKS[obs.trump]
+        tmask = SUIT_MASKS[pos.trump]
         return min(
             (c for c, v in values.items() if v == best), key=lambda c: (tmask >> c & 1, c % 13, c)
         )

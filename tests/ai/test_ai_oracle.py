@@ -10,7 +10,7 @@ from batak.cli import main
 from batak.deal import Deal, Phase, Play
 from batak.players import make_player
 from batak.rules import preset
-from batak.solver import Position, card_values
+from batak.solver import card_values, deal_position
 
 
 def test_no_player_door_builds_an_oracle() -> None:
@@ -43,19 +43,7 @@ def test_every_card_is_a_double_dummy_best_card(name: str) -> None:
             action = oracle.choose(obs)
             assert action in obs.legal
             if isinstance(action, Play) and len(obs.legal) > 1:
-                assert deal.contract is not None and obs.trump is not None
-                leader = obs.trick_leader if obs.trick else seat
-                assert leader is not None
-                h = deal.hands
-                pos = Position(
-                    rules,
-                    (h[0], h[1], h[2], h[3]),
-                    obs.trump,
-                    leader,
-                    deal.contract.seat,
-                    obs.trump_broken,
-                    tuple(obs.trick),
-                )
+                pos = deal_position(deal)
                 values = card_values(pos)
                 best = (max if pos.on_side(seat) else min)(values.values())
                 assert values[action.card] == best
