@@ -55,6 +55,32 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+Click = HandClick | TableClick | SeatClick | ReviewClick | CompareClick | HouseClick
+"""Every button (or menu) of the bot, as its ``custom_id`` is read."""
+
+
+def parse_click(custom_id: str) -> Click | None:
+    """What a component of ours asks for, or None when the bot never writes this id."""
+    return (
+        parse_custom_id(custom_id)
+        or parse_seat_id(custom_id)
+        or parse_review_id(custom_id)
+        or parse_house_id(custom_id)
+    )
+
+
+def is_server_wide(click: Click) -> bool:
+    """Whether a press of ``click`` counts anywhere in its table's server, rather than
+    only in the table's channel or thread (see
+    :meth:`~cogs.service.TableService.check_place`): a hand (it may be opened in any
+    channel of the server), a spectator view and its Watch button (``/batak watch`` is
+    too), and the Review button of a finished deal. The table message's buttons, the
+    seat buttons and the host's rules panel count only where the table is."""
+    if isinstance(click, HandClick | ReviewClick):
+        return True
+    return isinstance(click, HouseClick) and click.what in ("watch", "wref")
+
+
 class BatakCog(
     SettingsCommands,
     SeatCommands,
@@ -98,35 +124,40 @@ class BatakCog(
         Our views are never stored by discord.py (see :mod:`cogs.components`), so this
         is the only way in: a button of ours is parsed from its ``custom_id`` (only the
         exact ids the bot writes are taken) and sent on; anything else, a button of an
-        old version, another bot's or a forged one, is answered with a polite refusal."""
+        old version, another bot's or a forged one, is answered with a polite refusal.
+        A button that names a table counts only where that table lives
+        (:meth:`~cogs.service.TableService.check_place`, asked before anything touches
+        the table): any other press is refused privately and changes nothing."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
         cid = str(data.get("custom_id", ""))
-        click = parse_custom_id(cid)
         try:
-            if isinstance(click, HandClick):
+            click = parse_click(cid)
+            if click is None:
+                raise ServiceError("error.unknown_button")
+            if not isinstance(click, CompareClick):  # the daily comparison names no table
                 interaction.extras["table"] = click.table
+                await self.service.check_place(
+                    click.table,
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    server_wide=is_server_wide(click),
+                )
+            if isinstance(click, HandClick):
                 await self.hands.on_hand_button(interaction, click)
             elif isinstance(click, TableClick):
-                interaction.extras["table"] = click.table
                 await self.hands.on_table_button(interaction, click.table, click.what)
-            elif isinstance(seat := parse_seat_id(cid), SeatClick):
-                interaction.extras["table"] = seat.table
-                await self.on_seat_button(interaction, seat)
-            elif isinstance(review := parse_review_id(cid), ReviewClick):
-                interaction.extras["table"] = review.table
-                await self.reviews.on_review_button(interaction, review.table, review.deal)
-            elif isinstance(review, CompareClick):
-                await self.reviews.on_compare_button(interaction, review.day)
-            elif isinstance(house := parse_house_id(cid), HouseClick):
-                interaction.extras["table"] = house.table
-                if house.what in ("watch", "wref"):
-                    await self.watchers.on_click(interaction, house)
-                else:
-                    await self.house.on_click(interaction, house)
+            elif isinstance(click, SeatClick):
+                await self.on_seat_button(interaction, click)
+            elif isinstance(click, ReviewClick):
+                await self.reviews.on_review_button(interaction, click.table, click.deal)
+            elif isinstance(click, CompareClick):
+                await self.reviews.on_compare_button(interaction, click.day)
+            elif click.what in ("watch", "wref"):
+                await self.watchers.on_click(interaction, click)
             else:
-                raise ServiceError("error.unknown_button")
+                await self.house.on_click(interaction, click)
         except Exception as exc:
             await fail(interaction, exc, self.languages)
 

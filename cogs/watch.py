@@ -134,8 +134,8 @@ class WatchCommand(commands.Cog):
             if len(here) != 1:
                 raise ServiceError("error.watch_which")
             table = here[0].id
-        found = self.service.tables.get(table)
-        if found is None or found.game.guild_id != guild_id:
-            raise ServiceError("error.no_table")
         interaction.extras["table"] = table
+        # Anywhere in the table's server (a spectator sees only public facts), never
+        # from another one: the same rule as the table's Watch button.
+        await self.service.check_place(table, guild_id, interaction.channel_id, server_wide=True)
         await self.watchers.watch(interaction, table)

@@ -14,12 +14,12 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from batak import Match, parse_action
-from data import Store
+from data import Game, GameNotFoundError, Store
 
 from ..timers import AsyncioTimers, Timers
 from .errors import ServiceError
 from .listener import Event, NullListener, TableListener
-from .model import SeatRequest, ServiceConfig, Table, TableSettings
+from .model import DAILY, SeatRequest, ServiceConfig, Table, TableSettings
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,65 @@ class TableRegistry:
             if t.is_daily and t.game.guild_id == guild_id and t.seat_of(user_id) == 0:
                 return t
         return None
+
+    # ------------------------------------------------------------------ where a press counts
+    async def check_place(
+        self,
+        table_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        *,
+        server_wide: bool = False,
+    ) -> None:
+        """Refuse a button or a command that names ``table_id`` unless it comes from
+        where the table lives; call it before anything else touches the table (it takes
+        no lock and changes nothing).
+
+        ``guild_id`` and ``channel_id`` are where the interaction was sent from (Discord's
+        developer documentation, ``developers/interactions/receiving-and-responding.mdx``,
+        "Interaction Object": both name the place of the press; a direct message has no
+        guild). Where a table lives:
+
+        - always its own server: a press from another server is refused with
+          ``error.table_other_server``, one from a direct message with
+          ``error.guild_only``;
+        - and, unless ``server_wide``, its channel or its thread (``game.channel_id`` or
+          ``game.thread_id``): the table message and everything posted beside it (seat
+          requests, deal summaries, the result and its Rematch button) is in the
+          thread, or in the channel when there is no thread; the link line left in the
+          parent channel has no buttons. The host's rules panel and the seat picker are
+          private answers to a press there, so their presses come from there too. Else
+          ``error.table_elsewhere``.
+
+        ``server_wide`` is for what a person may open anywhere in the table's server:
+        their hand (``/batak hand`` finds their one table of the server from any of its
+        channels, and a private message's buttons carry the channel it was opened in),
+        a spectator view (``/batak watch table:``), the Review button of a finished deal.
+        A daily match is one person's, resumed with ``/batak daily`` in any channel of
+        its server, so its presses are always taken server-wide.
+
+        The table is looked up among the open and just-finished tables, else in the
+        store (any status: a finished or cancelled table's old buttons are judged the
+        same way); an id the store does not know is ``error.no_table``."""
+        if guild_id is None:
+            raise ServiceError("error.guild_only")
+        game = await self._game_of(table_id)
+        if game.guild_id != guild_id:
+            raise ServiceError("error.table_other_server", table=table_id)
+        if server_wide or game.kind == DAILY:
+            return
+        if channel_id is None or channel_id not in (game.channel_id, game.thread_id):
+            raise ServiceError("error.table_elsewhere", table=table_id)
+
+    async def _game_of(self, table_id: int) -> Game:
+        """A table's stored row: the one held in memory, else the store's."""
+        table = self.tables.get(table_id) or self._finished.get(table_id)
+        if table is not None:
+            return table.game
+        try:
+            return await self.store.get_game(table_id)
+        except GameNotFoundError as exc:
+            raise ServiceError("error.no_table") from exc
 
     # ------------------------------------------------------------------ events
     async def _emit(self, events: list[Event]) -> None:
