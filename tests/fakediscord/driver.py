@@ -474,6 +474,43 @@ class Driver:
         rec = self.fake.new_interaction(3, user, self.fake.channels[msg.channel_id], data, msg)
         return await self._run(rec, wait, timeout)
 
+    async def click_custom_id_in(
+        self,
+        user: User,
+        channel: Channel,
+        custom_id: str,
+        *,
+        message: MessageRecord | int | None = None,
+        wait: Wait = "ack",
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """A forged press sent from ``channel``: a channel of any server (the person must
+        be able to view it) or a direct message (:meth:`dm_channel`), naming ``custom_id``
+        for a component of another place. ``message``, if given, is the message pressed
+        on and must be in ``channel``; without one the interaction carries no message."""
+        msg = self._message(message) if message is not None else None
+        if msg is not None:
+            if msg.channel_id != channel.id:
+                raise ValueError(f"{msg!r} is not in channel {channel.id}")
+            await self._check_visible(user, msg)
+        elif (channel.type == DM and user.id not in channel.recipient_ids) or not (
+            self.fake.permissions(user.id, channel) & VIEW_CHANNEL
+        ):
+            raise PermissionError(f"{user.username} cannot see channel {channel.id}")
+        data = {"custom_id": custom_id, "component_type": 2}
+        rec = self.fake.new_interaction(3, user, channel, data, msg)
+        return await self._run(rec, wait, timeout)
+
+    def dm_channel(self, user: User) -> Channel:
+        """The direct-message channel between ``user`` and the bot, made on first use as
+        ``POST /users/@me/channels`` makes it."""
+        for c in self.fake.channels.values():
+            if c.type == DM and c.recipient_ids == [user.id]:
+                return c
+        c = Channel(self.fake.snowflakes.next(), DM, "", recipient_ids=[user.id])
+        self.fake.channels[c.id] = c
+        return c
+
     async def select(
         self,
         user: User,
