@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OptionType = discord.AppCommandOptionType
+
+# What Discord accepts as an INTEGER option's value, and so as its min_value / max_value
+# (developers/interactions/application-commands.mdx, "Application Command Option Type"):
+# one bound out of this range and the whole registration of the command list is refused.
+INTEGER_MIN = -(2**53) + 1
+INTEGER_MAX = 2**53 - 1
 SNOWFLAKE_TYPES = (
     OptionType.user,
     OptionType.channel,
