@@ -9,7 +9,7 @@ import asyncio
 import gc
 import logging
 import sys
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import aiohttp
 import discord
@@ -21,10 +21,12 @@ from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
 from cogs.service import TableService
-from cogs.tree import BatakTree
+from cogs.tree import BatakTree, fingerprint, registration_payload, scope_name
 from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
 
 log = logging.getLogger("batak")
+
+UNCHANGED_COMMANDS = "command list unchanged since the last start; not re-registered"
 
 
 @runtime_checkable
@@ -117,8 +119,8 @@ class BatakBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.start_operator_view()
-        await self.tree.set_translator(CatalogueTranslator())
-        await self.load_extension("cogs.batak_cog")
+        await self.prepare_commands()
+        guild, payload = await self.command_list()
         workers.start_all()  # spawn the workers now, not on the first card
         settle_memory()
         restored = await self.service.restore()
@@ -126,15 +128,45 @@ class BatakBot(commands.AutoShardedBot):
         cog = self.get_cog("Batak")
         if isinstance(cog, RestoresTables):
             await cog.refresh_all()
-        if not self.config.runs_shard_zero:
-            log.info("commands are synced by the process running shard 0")
-        elif self.config.dev_guild_id is not None:
+        await self.register_commands(guild, payload)
+
+    async def prepare_commands(self) -> None:
+        """The slash commands and their translator: the tree this bot registers."""
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.load_extension("cogs.batak_cog")
+
+    async def command_list(self) -> tuple[discord.Object | None, list[dict[str, Any]]]:
+        """Where the commands are registered (the ``DEV_GUILD_ID`` server, the global
+        commands copied there; else None: globally) and the list sent there."""
+        guild = None
+        if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+        return guild, await registration_payload(self.tree, guild)
+
+    async def register_commands(
+        self, guild: discord.Object | None, payload: list[dict[str, Any]]
+    ) -> None:
+        """Register the command list with Discord (``SYNC_COMMANDS``): by default only
+        when it differs from the one registered at the last start in this scope."""
+        if not self.config.runs_shard_zero:
+            log.info("commands are synced by the process running shard 0")
+            return
+        mode = self.config.sync_commands
+        if mode == "never":
+            log.info("SYNC_COMMANDS=never: the command list is not registered")
+            return
+        # per application too: another token on the same database registers afresh
+        key = f"commands:{self.application_id}:{scope_name(guild)}"
+        digest = fingerprint(payload)
+        if mode == "auto" and await self.store.get_bot_state(key) == digest:
+            log.info(UNCHANGED_COMMANDS)
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_bot_state(key, digest)
+        if guild is not None:
             log.info("synced %d command(s) to server %s", len(synced), guild.id)
         else:
-            synced = await self.tree.sync()
             log.info("synced %d global command(s) (may take up to an hour to show)", len(synced))
 
     async def on_ready(self) -> None:
