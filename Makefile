@@ -40,7 +40,7 @@ lint: $(VENV)/.installed-test
 	$(PY) -m ruff format --check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak images data cogs locales bot.py
+	$(PY) -m mypy --strict batak images data cogs locales discordspec bot.py
 
 test: lint types $(VENV)/.native
 	$(PY) -m pytest -q
