@@ -9,6 +9,7 @@ import asyncio
 import gc
 import logging
 import sys
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import aiohttp
@@ -21,7 +22,15 @@ from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
 from cogs.service import TableService
-from cogs.tree import BatakTree, fingerprint, registration_payload, scope_name
+from cogs.tree import (
+    BatakTree,
+    CommandListRefused,
+    command_list_problems,
+    fingerprint,
+    payload_summary,
+    registration_payload,
+    scope_name,
+)
 from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
 
 log = logging.getLogger("batak")
@@ -120,7 +129,7 @@ class BatakBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         await self.start_operator_view()
         await self.prepare_commands()
-        guild, payload = await self.command_list()
+        guild, payload = await self.checked_command_list()  # a broken list: stop here
         workers.start_all()  # spawn the workers now, not on the first card
         settle_memory()
         restored = await self.service.restore()
@@ -131,18 +140,24 @@ class BatakBot(commands.AutoShardedBot):
         await self.register_commands(guild, payload)
 
     async def prepare_commands(self) -> None:
-        """The slash commands and their translator: the tree this bot registers."""
+        """The slash commands and their translator: the tree this bot registers, and the
+        one ``bot.py --check`` checks."""
         await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("cogs.batak_cog")
 
-    async def command_list(self) -> tuple[discord.Object | None, list[dict[str, Any]]]:
+    async def checked_command_list(self) -> tuple[discord.Object | None, list[dict[str, Any]]]:
         """Where the commands are registered (the ``DEV_GUILD_ID`` server, the global
-        commands copied there; else None: globally) and the list sent there."""
+        commands copied there; else None: globally) and the list sent there, checked
+        against Discord's rules; raises :class:`CommandListRefused` if it breaks one."""
         guild = None
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-        return guild, await registration_payload(self.tree, guild)
+        payload = await registration_payload(self.tree, guild)
+        problems = command_list_problems(payload)
+        if problems:
+            raise CommandListRefused(problems)
+        return guild, payload
 
     async def register_commands(
         self, guild: discord.Object | None, payload: list[dict[str, Any]]
@@ -222,6 +237,34 @@ async def serve(config: BotConfig) -> None:
         await bot.start(config.token)
 
 
+async def offline_command_list(config: BotConfig) -> list[dict[str, Any]]:
+    """The command list the bot would register, checked, built without a token, a
+    database file or a connection: the same bot and tree on an empty in-memory store."""
+    store = await Store.open(":memory:", housekeeping=None)
+    async with BatakBot(config, store) as bot:
+        await bot.prepare_commands()
+        _, payload = await bot.checked_command_list()
+    return payload
+
+
+def check_command_list() -> int:
+    """``bot.py --check``: 0 and one line when the command list keeps Discord's rules,
+    else 2 and one line per broken rule."""
+    try:
+        config = load_config(need_token=False)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING)
+    try:
+        payload = asyncio.run(offline_command_list(config))
+    except CommandListRefused as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(f"command list OK: {payload_summary(payload)}")
+    return 0
+
+
 def connection_problem(exc: aiohttp.ClientConnectorError) -> str:
     """One line on why Discord could not be reached, and what to check."""
     where = f"{exc.host}:{exc.port}"
@@ -244,10 +287,26 @@ def setup_logging(config: BotConfig) -> None:
     logging.basicConfig(level=config.log_level, handlers=[handler])
 
 
-def main() -> int:
+USAGE = """usage: python bot.py [--check]
+
+  (nothing)  run the bot (settings from the environment and .env)
+  --check    check the slash command list against Discord's rules, without a token,
+             a database or a connection; exit 0 if it keeps them, 2 if not"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the bot; 0 on a normal stop, 2 when it cannot start (the message says why),
-    1 when Discord cannot be reached."""
+    1 when Discord cannot be reached. ``--check``: see :func:`check_command_list`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if args not in ([], ["--check"]):
+        print(USAGE, file=sys.stderr)
+        return 2
     load_dotenv()
+    if args:
+        return check_command_list()
     try:
         config = load_config()
     except ConfigError as exc:
@@ -263,6 +322,9 @@ def main() -> int:
             "application and put the new one in .env.",
             file=sys.stderr,
         )
+        return 2
+    except CommandListRefused as exc:  # a line per broken rule, no traceback
+        print(exc, file=sys.stderr)
         return 2
     except DatabaseDamagedError as exc:  # one line, no traceback: what is wrong, what to do
         print(exc, file=sys.stderr)

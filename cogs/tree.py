@@ -9,8 +9,9 @@ one place a failed command is answered: a specific, translated, private message;
 traceback only in the log, once.
 
 The command list as registered: :func:`registration_payload` builds what
-``CommandTree.sync`` sends (translations included), :func:`fingerprint` names it, so a
-restart registers it only when it changed.
+``CommandTree.sync`` sends (translations included), :func:`command_list_problems` checks
+it against Discord's rules (:mod:`discordspec`) before anything is sent, and
+:func:`fingerprint` names it, so a restart registers it only when it changed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+
+import discordspec
 
 from .service import ServiceError
 from .text.words import safe_name
@@ -255,3 +258,21 @@ def payload_summary(payload: list[dict[str, Any]]) -> str:
         f"{_plural(len(payload), 'command')}, {_plural(subcommands, 'subcommand')}, "
         f"{largest:,} of {COMMAND_CHARACTERS:,} characters, {_plural(len(locales), 'locale')}"
     )
+
+
+def command_list_problems(payload: list[dict[str, Any]]) -> list[str]:
+    """One line per rule of Discord's the command list breaks (none: it may be sent),
+    naming the command, the option and the rule."""
+    return [
+        f"Cannot register the slash commands: {discordspec.describe(v, payload)}"
+        for v in discordspec.check_commands(payload)
+    ]
+
+
+class CommandListRefused(Exception):
+    """The command list breaks Discord's rules: registering it would be refused whole.
+    Its text is one line per broken rule (see :func:`command_list_problems`)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems

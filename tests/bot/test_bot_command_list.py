@@ -1,5 +1,6 @@
 """The command list as the bot registers it: built like ``CommandTree.sync`` builds it,
-every integer bound within Discord's range, fingerprinted, summed up."""
+every integer bound within Discord's range, checked against Discord's rules before it is
+sent (``discordspec``; ``python bot.py --check``), fingerprinted, summed up."""
 
 from __future__ import annotations
 
@@ -13,11 +14,14 @@ import pytest
 from discord import app_commands
 
 from bot import BatakBot
+from bot import main as bot_main
 from cogs.config import load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.tree import (
     INTEGER_MAX,
     INTEGER_MIN,
+    CommandListRefused,
+    command_list_problems,
     counted_characters,
     fingerprint,
     payload_summary,
@@ -98,12 +102,12 @@ async def test_a_server_gets_the_global_list_once_copied(bot: BatakBot) -> None:
     assert scope_name(guild) == "guild:1234" and scope_name(None) == "global"
 
 
-async def test_the_list_follows_dev_guild_id() -> None:
+async def test_the_checked_list_follows_dev_guild_id() -> None:
     store = await Store.open(":memory:", housekeeping=None)
     config = load_config({"DEV_GUILD_ID": "777"}, need_token=False)
     async with BatakBot(config, store) as b:
         await b.prepare_commands()
-        guild, payload = await b.command_list()
+        guild, payload = await b.checked_command_list()
         assert guild is not None and guild.id == 777
         assert payload == await registration_payload(b.tree, guild)
         assert payload == await registration_payload(b.tree)
@@ -206,3 +210,61 @@ def test_a_plain_tree_without_translator_is_built_like_sync() -> None:
     payload = asyncio.run(registration_payload(tree))
     assert payload == [ping.to_dict(tree)]
     assert payload[0]["options"][0]["type"] == 4
+
+
+# -------------------------------------------------------------- Discord's rules, before sync
+async def test_the_real_list_keeps_discords_rules(bot: BatakBot) -> None:
+    guild, payload = await bot.checked_command_list()
+    assert guild is None and payload == await registration_payload(bot.tree)
+    assert command_list_problems(payload) == []
+
+
+async def test_a_bound_discord_refuses_stops_the_list_with_one_line(bot: BatakBot) -> None:
+    @bot.tree.command(name="broken", description="Takes too large a number")
+    async def broken(
+        interaction: discord.Interaction[Any], n: app_commands.Range[int, 1, 2**53]
+    ) -> None: ...
+
+    with pytest.raises(CommandListRefused) as refused:
+        await bot.checked_command_list()
+    (line,) = refused.value.problems
+    assert str(refused.value) == line
+    assert line.startswith("Cannot register the slash commands: /broken, option 'n'")
+    assert str(2**53) in line and "Int53Type" in line  # the value and the rule
+    assert "\n" not in line
+
+
+def test_problems_name_command_option_and_rule_one_line_each() -> None:
+    payload: Payload = [
+        {
+            "name": "g",
+            "description": "d",
+            "options": [
+                {
+                    "name": "s",
+                    "description": "d",
+                    "type": 1,
+                    "options": [
+                        {"name": "low", "description": "d", "type": 4, "min_value": -(2**53)},
+                        {"name": "ok", "description": "d", "type": 4, "max_value": INTEGER_MAX},
+                    ],
+                },
+                {"name": "Bad Name", "description": "d", "type": 1},
+            ],
+        }
+    ]
+    problems = command_list_problems(payload)
+    assert len(problems) == 2, problems
+    low = next(p for p in problems if "'low'" in p)
+    assert low.startswith("Cannot register the slash commands: /g s, option 'low'")
+    assert str(-(2**53)) in low and "Int53Type" in low
+    (bad,) = (p for p in problems if p != low)
+    assert bad.startswith("Cannot register the slash commands: /g Bad Name")
+    assert "Application Command Naming" in bad  # the documented rule it breaks
+    assert all("\n" not in p for p in problems)
+
+
+def test_bad_arguments_get_the_usage() -> None:
+    assert bot_main(["--frobnicate"]) == 2
+    assert bot_main(["--check", "extra"]) == 2
+    assert bot_main(["--help"]) == 0
