@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: run test lint types play bench e2e-bench gallery fuzz chaos clean native
+.PHONY: run test lint types check play bench e2e-bench gallery fuzz chaos clean native
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,9 +40,13 @@ lint: $(VENV)/.installed-test
 	$(PY) -m ruff format --check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak images data cogs locales bot.py
+	$(PY) -m mypy --strict batak images data cogs locales discordspec bot.py
 
-test: lint types $(VENV)/.native
+# The slash command list against Discord's rules (no token, database or connection).
+check: $(VENV)/.installed
+	$(PY) bot.py --check
+
+test: lint types check $(VENV)/.native
 	$(PY) -m pytest -q
 
 # A long attack on the engine's doors (records, actions); prints what it did.

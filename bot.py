@@ -9,7 +9,8 @@ import asyncio
 import gc
 import logging
 import sys
-from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import aiohttp
 import discord
@@ -21,10 +22,20 @@ from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
 from cogs.service import TableService
-from cogs.tree import BatakTree
+from cogs.tree import (
+    BatakTree,
+    CommandListRefused,
+    command_list_problems,
+    fingerprint,
+    payload_summary,
+    registration_payload,
+    scope_name,
+)
 from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
 
 log = logging.getLogger("batak")
+
+UNCHANGED_COMMANDS = "command list unchanged since the last start; not re-registered"
 
 
 @runtime_checkable
@@ -117,8 +128,8 @@ class BatakBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.start_operator_view()
-        await self.tree.set_translator(CatalogueTranslator())
-        await self.load_extension("cogs.batak_cog")
+        await self.prepare_commands()
+        guild, payload = await self.checked_command_list()  # a broken list: stop here
         workers.start_all()  # spawn the workers now, not on the first card
         settle_memory()
         restored = await self.service.restore()
@@ -126,15 +137,51 @@ class BatakBot(commands.AutoShardedBot):
         cog = self.get_cog("Batak")
         if isinstance(cog, RestoresTables):
             await cog.refresh_all()
-        if not self.config.runs_shard_zero:
-            log.info("commands are synced by the process running shard 0")
-        elif self.config.dev_guild_id is not None:
+        await self.register_commands(guild, payload)
+
+    async def prepare_commands(self) -> None:
+        """The slash commands and their translator: the tree this bot registers, and the
+        one ``bot.py --check`` checks."""
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.load_extension("cogs.batak_cog")
+
+    async def checked_command_list(self) -> tuple[discord.Object | None, list[dict[str, Any]]]:
+        """Where the commands are registered (the ``DEV_GUILD_ID`` server, the global
+        commands copied there; else None: globally) and the list sent there, checked
+        against Discord's rules; raises :class:`CommandListRefused` if it breaks one."""
+        guild = None
+        if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+        payload = await registration_payload(self.tree, guild)
+        problems = command_list_problems(payload)
+        if problems:
+            raise CommandListRefused(problems)
+        return guild, payload
+
+    async def register_commands(
+        self, guild: discord.Object | None, payload: list[dict[str, Any]]
+    ) -> None:
+        """Register the command list with Discord (``SYNC_COMMANDS``): by default only
+        when it differs from the one registered at the last start in this scope."""
+        if not self.config.runs_shard_zero:
+            log.info("commands are synced by the process running shard 0")
+            return
+        mode = self.config.sync_commands
+        if mode == "never":
+            log.info("SYNC_COMMANDS=never: the command list is not registered")
+            return
+        # per application too: another token on the same database registers afresh
+        key = f"commands:{self.application_id}:{scope_name(guild)}"
+        digest = fingerprint(payload)
+        if mode == "auto" and await self.store.get_bot_state(key) == digest:
+            log.info(UNCHANGED_COMMANDS)
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_bot_state(key, digest)
+        if guild is not None:
             log.info("synced %d command(s) to server %s", len(synced), guild.id)
         else:
-            synced = await self.tree.sync()
             log.info("synced %d global command(s) (may take up to an hour to show)", len(synced))
 
     async def on_ready(self) -> None:
@@ -190,6 +237,34 @@ async def serve(config: BotConfig) -> None:
         await bot.start(config.token)
 
 
+async def offline_command_list(config: BotConfig) -> list[dict[str, Any]]:
+    """The command list the bot would register, checked, built without a token, a
+    database file or a connection: the same bot and tree on an empty in-memory store."""
+    store = await Store.open(":memory:", housekeeping=None)
+    async with BatakBot(config, store) as bot:
+        await bot.prepare_commands()
+        _, payload = await bot.checked_command_list()
+    return payload
+
+
+def check_command_list() -> int:
+    """``bot.py --check``: 0 and one line when the command list keeps Discord's rules,
+    else 2 and one line per broken rule."""
+    try:
+        config = load_config(need_token=False)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING)
+    try:
+        payload = asyncio.run(offline_command_list(config))
+    except CommandListRefused as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(f"command list OK: {payload_summary(payload)}")
+    return 0
+
+
 def connection_problem(exc: aiohttp.ClientConnectorError) -> str:
     """One line on why Discord could not be reached, and what to check."""
     where = f"{exc.host}:{exc.port}"
@@ -212,10 +287,26 @@ def setup_logging(config: BotConfig) -> None:
     logging.basicConfig(level=config.log_level, handlers=[handler])
 
 
-def main() -> int:
+USAGE = """usage: python bot.py [--check]
+
+  (nothing)  run the bot (settings from the environment and .env)
+  --check    check the slash command list against Discord's rules, without a token,
+             a database or a connection; exit 0 if it keeps them, 2 if not"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the bot; 0 on a normal stop, 2 when it cannot start (the message says why),
-    1 when Discord cannot be reached."""
+    1 when Discord cannot be reached. ``--check``: see :func:`check_command_list`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if args not in ([], ["--check"]):
+        print(USAGE, file=sys.stderr)
+        return 2
     load_dotenv()
+    if args:
+        return check_command_list()
     try:
         config = load_config()
     except ConfigError as exc:
@@ -231,6 +322,9 @@ def main() -> int:
             "application and put the new one in .env.",
             file=sys.stderr,
         )
+        return 2
+    except CommandListRefused as exc:  # a line per broken rule, no traceback
+        print(exc, file=sys.stderr)
         return 2
     except DatabaseDamagedError as exc:  # one line, no traceback: what is wrong, what to do
         print(exc, file=sys.stderr)

@@ -46,7 +46,7 @@ from .text.standings import (
     stats_text,
 )
 from .text.words import display_name, safe_name, table_language
-from .tree import service_error
+from .tree import INTEGER_MAX, service_error
 from .watch import WatchCommand, Watchers
 
 if TYPE_CHECKING:
@@ -450,7 +450,7 @@ class BatakCog(
         self,
         interaction: discord.Interaction[Any],
         user: discord.User | None = None,
-        match: app_commands.Range[int, 1, 2**53] | None = None,
+        match: app_commands.Range[int, 1, INTEGER_MAX] | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         who = user or interaction.user

@@ -25,6 +25,11 @@ DISCORD_TOKEN is not set, so batak-bot cannot log in.
 """
 
 
+SYNC_MODES = ("auto", "always", "never")
+"""``SYNC_COMMANDS``: register the command list when it changed since the last start
+(auto), at every start (always), or never (someone else registers it)."""
+
+
 class ConfigError(ValueError):
     """A setting with a bad value; the message names it."""
 
@@ -65,6 +70,8 @@ class BotConfig:
     error_webhook_per_minute: int = 5
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    sync_commands: str = "auto"
+    """One of :data:`SYNC_MODES`."""
 
     def owns_guild(self, guild_id: int) -> bool:
         """This process runs the shard of the server (``(guild_id >> 22) % count``)."""
@@ -114,12 +121,12 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return int(raw)
 
 
-def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
+def load_config(env: Mapping[str, str] | None = None, *, need_token: bool = True) -> BotConfig:
     """Read the settings; raises :class:`ConfigError` (with :data:`NO_TOKEN_MESSAGE`
-    when the token is missing)."""
+    when the token is missing and ``need_token``: ``bot.py --check`` logs in nowhere)."""
     e = os.environ if env is None else env
     token = e.get("DISCORD_TOKEN", "").strip()
-    if not token:
+    if not token and need_token:
         raise ConfigError(NO_TOKEN_MESSAGE)
     guild_raw = e.get("DEV_GUILD_ID", "").strip()
     if guild_raw and not guild_raw.isdigit():
@@ -136,6 +143,9 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
     if webhook and not webhook.startswith(("https://", "http://")):
         raise ConfigError(f"ERROR_WEBHOOK_URL must be a webhook URL (https://...), not {webhook!r}")
     port = _int(e, "METRICS_PORT", 0, 0, 65535) if e.get("METRICS_PORT", "").strip() else None
+    sync = e.get("SYNC_COMMANDS", "").strip().lower() or "auto"
+    if sync not in SYNC_MODES:
+        raise ConfigError(f"SYNC_COMMANDS must be auto, always or never, not {sync!r}")
     return BotConfig(
         token=token,
         database_path=_database(e),
@@ -154,6 +164,7 @@ def load_config(env: Mapping[str, str] | None = None) -> BotConfig:
         error_webhook_per_minute=_int(e, "ERROR_WEBHOOK_PER_MINUTE", 5, 1, 60),
         metrics_port=port,
         metrics_host=e.get("METRICS_HOST", "").strip() or "127.0.0.1",
+        sync_commands=sync,
         hand_edit_interval=_float(e, "HAND_EDIT_INTERVAL_SECONDS", 1.0, 0.0, 60.0),
         ping_grace_live=_float(e, "PING_GRACE_SECONDS", 20.0, 0.0, 3600.0),
         ping_grace_async=_float(e, "ASYNC_PING_GRACE_SECONDS", 1800.0, 0.0, 7 * 86400.0),

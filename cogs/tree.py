@@ -7,15 +7,25 @@ each option with the command's declaration before discord.py converts it (a forg
 user id would otherwise fail inside discord.py, unanswered), and its ``on_error`` is the
 one place a failed command is answered: a specific, translated, private message; a
 traceback only in the log, once.
+
+The command list as registered: :func:`registration_payload` builds what
+``CommandTree.sync`` sends (translations included), :func:`command_list_problems` checks
+it against Discord's rules (:mod:`discordspec`) before anything is sent, and
+:func:`fingerprint` names it, so a restart registers it only when it changed.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+
+import discordspec
 
 from .service import ServiceError
 from .text.words import safe_name
@@ -26,6 +36,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OptionType = discord.AppCommandOptionType
+
+# What Discord accepts as an INTEGER option's value, and so as its min_value / max_value
+# (developers/interactions/application-commands.mdx, "Application Command Option Type"):
+# one bound out of this range and the whole registration of the command list is refused.
+INTEGER_MIN = -(2**53) + 1
+INTEGER_MAX = 2**53 - 1
 SNOWFLAKE_TYPES = (
     OptionType.user,
     OptionType.channel,
@@ -164,3 +180,99 @@ def service_error(error: BaseException) -> BaseException:
     if isinstance(error, app_commands.CommandSignatureMismatch):
         return ServiceError("error.unknown_command")
     return error
+
+
+# ---------------------------------------------------------------------- registration
+async def registration_payload(
+    tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None = None
+) -> list[dict[str, Any]]:
+    """The command list ``tree.sync(guild=guild)`` sends to Discord, built the way
+    discord.py 2.7.1's ``CommandTree.sync`` builds it: the commands of that scope (global
+    ones, or the server's own, e.g. copied there by ``copy_global_to``), each through
+    ``get_translated_payload`` when the tree has a translator, else ``to_dict``."""
+    commands = tree.get_commands(guild=guild)
+    translator = tree.translator
+    if translator:
+        return [await command.get_translated_payload(tree, translator) for command in commands]
+    return [command.to_dict(tree) for command in commands]
+
+
+def fingerprint(payload: list[dict[str, Any]]) -> str:
+    """sha256 (hex) of the payload's canonical JSON (sorted keys, no spaces, UTF-8):
+    the same for the same command list, whatever order dictionaries were built in."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def scope_name(guild: discord.abc.Snowflake | None) -> str:
+    """``global``, or ``guild:<id>`` for one server's commands."""
+    return "global" if guild is None else f"guild:{guild.id}"
+
+
+# Discord counts at most 8,000 characters per command: names, descriptions and choice
+# values of the command and everything in it, each field at its longest localization
+# (developers/interactions/application-commands.mdx, "Slash Commands").
+COMMAND_CHARACTERS = 8000
+
+
+def _options(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every option under a command, subcommands and groups included, depth first."""
+    for option in node.get("options") or ():
+        yield option
+        yield from _options(option)
+
+
+def _longest(node: dict[str, Any], field: str) -> int:
+    localized = node.get(f"{field}_localizations") or {}
+    return max([len(str(node.get(field) or "")), *(len(str(v)) for v in localized.values())])
+
+
+def counted_characters(command: dict[str, Any]) -> int:
+    """A command's size as Discord counts it against :data:`COMMAND_CHARACTERS`."""
+    total = _longest(command, "name") + _longest(command, "description")
+    for option in _options(command):
+        total += _longest(option, "name") + _longest(option, "description")
+        for choice in option.get("choices") or ():
+            total += _longest(choice, "name") + len(str(choice.get("value", "")))
+    return total
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def payload_summary(payload: list[dict[str, Any]]) -> str:
+    """E.g. ``1 command, 31 subcommands, 4,321 of 8,000 characters, 7 locales`` (the
+    characters of the largest command; the locales any name or description is in)."""
+    subcommands = sum(
+        1 for command in payload for option in _options(command) if option.get("type") == 1
+    )
+    locales: set[str] = set()
+    for node in [*payload, *(o for c in payload for o in _options(c))]:
+        for field in ("name_localizations", "description_localizations"):
+            locales.update(node.get(field) or {})
+        for choice in node.get("choices") or ():
+            locales.update(choice.get("name_localizations") or {})
+    largest = max((counted_characters(c) for c in payload), default=0)
+    return (
+        f"{_plural(len(payload), 'command')}, {_plural(subcommands, 'subcommand')}, "
+        f"{largest:,} of {COMMAND_CHARACTERS:,} characters, {_plural(len(locales), 'locale')}"
+    )
+
+
+def command_list_problems(payload: list[dict[str, Any]]) -> list[str]:
+    """One line per rule of Discord's the command list breaks (none: it may be sent),
+    naming the command, the option and the rule."""
+    return [
+        f"Cannot register the slash commands: {discordspec.describe(v, payload)}"
+        for v in discordspec.check_commands(payload)
+    ]
+
+
+class CommandListRefused(Exception):
+    """The command list breaks Discord's rules: registering it would be refused whole.
+    Its text is one line per broken rule (see :func:`command_list_problems`)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems

@@ -27,6 +27,7 @@ from .service import ServiceError, Table, TableService
 from .text.spectators import between_deals, dealt_hands_text
 from .text.summaries import public_summary
 from .text.words import clip
+from .tree import INTEGER_MAX
 
 
 def spectator_text(table: Table, lang: str) -> str:
@@ -122,7 +123,7 @@ class WatchCommand(commands.Cog):
     async def watch(
         self,
         interaction: discord.Interaction[Any],
-        table: app_commands.Range[int, 1, 10**18 - 1] | None = None,
+        table: app_commands.Range[int, 1, INTEGER_MAX] | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         if table is None:

@@ -37,6 +37,7 @@ TABLES = (
     "guild_settings",
     "user_settings",
     "announcements",
+    "bot_state",
 )
 
 

@@ -1,4 +1,5 @@
-"""Housekeeping: purging old closed tables on a schedule, integrity checks.
+"""Housekeeping: purging old closed tables on a schedule, integrity checks, and the
+bot's own small records (``bot_state``: a value by name, e.g. what it last registered).
 
 A running bot never needs the seats, action log and message ids of a table that
 closed weeks ago, so the store purges them by itself: ``Store.open`` starts a
@@ -81,6 +82,23 @@ class MaintenanceStore(StoreBase):
         if version != LATEST_VERSION:
             return f"schema version {version}, expected {LATEST_VERSION}"
         return "ok"
+
+    # ------------------------------------------------------------------ the bot's records
+    async def get_bot_state(self, key: str) -> str | None:
+        """The value last stored under ``key`` by :meth:`set_bot_state`; None if never."""
+        async with self._read():
+            value = await self._scalar("SELECT value FROM bot_state WHERE key = ?", (key,))
+        return None if value is None else str(value)
+
+    async def set_bot_state(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``, replacing what was there."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
+                "updated_at = excluded.updated_at",
+                (key, value, _iso(self._now())),
+            )
 
     # ------------------------------------------------------------------ the schedule
     def _start_housekeeping(self, policy: Housekeeping, sleep: Sleep) -> None:

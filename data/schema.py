@@ -316,11 +316,25 @@ V4_MATCHES_THE_COMPUTERS_FINISHED: Migration = (
     "CHECK (computers_finished IN (0, 1))",
 )
 
+V5_BOT_STATE: Migration = (
+    # -- the bot's own small records, by name ------------------------------------------
+    # e.g. "commands:<application id>:global": the fingerprint of the command list last
+    # registered with Discord there, so a restart with the same list skips registering.
+    """
+    CREATE TABLE bot_state (
+        key         TEXT PRIMARY KEY,
+        value       TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     V1,
     V2,
     V3_RATED_MATCHES_AND_PERSONAL_SETTINGS,
     V4_MATCHES_THE_COMPUTERS_FINISHED,
+    V5_BOT_STATE,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

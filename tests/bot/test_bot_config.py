@@ -48,6 +48,7 @@ def test_defaults_and_overrides() -> None:
         ("TABLE_EDIT_INTERVAL_SECONDS", "soon"),
         ("DATABASE_POOL_SIZE", "0"),
         ("DATABASE_POOL_SIZE", "ten"),
+        ("SYNC_COMMANDS", "sometimes"),
     ],
 )
 def test_bad_values_name_the_setting(name: str, value: str) -> None:
@@ -70,3 +71,18 @@ def test_missing_token_exits_at_once_with_instructions(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert "DISCORD_TOKEN" in proc.stderr and "developers/applications" in proc.stderr
+
+
+def test_sync_commands_setting() -> None:
+    assert load_config({"DISCORD_TOKEN": "abc"}).sync_commands == "auto"
+    for raw, mode in [("always", "always"), (" NEVER ", "never"), ("Auto", "auto"), ("", "auto")]:
+        assert load_config({"DISCORD_TOKEN": "abc", "SYNC_COMMANDS": raw}).sync_commands == mode
+    with pytest.raises(ConfigError) as err:
+        load_config({"DISCORD_TOKEN": "abc", "SYNC_COMMANDS": "1"})
+    assert str(err.value) == "SYNC_COMMANDS must be auto, always or never, not '1'"
+
+
+def test_the_check_needs_no_token() -> None:
+    assert load_config({}, need_token=False).token == ""
+    with pytest.raises(ConfigError, match="LOG_LEVEL"):  # the other settings still count
+        load_config({"LOG_LEVEL": "LOUD"}, need_token=False)

@@ -40,6 +40,10 @@ ECHO_BOT = HERE / "echo_bot.py"
 
 __all__ = ["BOT_SCRIPT", "ECHO_BOT", "REPO_ROOT", "BotProcess", "running_bot"]
 
+# What bot.py logs when it skips registering a command list it registered before
+# (bot.UNCHANGED_COMMANDS; a test keeps the two equal).
+UNCHANGED_COMMANDS = "command list unchanged since the last start; not re-registered"
+
 
 class BotProcess:
     """One bot subprocess (restartable) and its captured output."""
@@ -79,6 +83,18 @@ class BotProcess:
     def syncs_commands(self) -> bool:
         """bot.py syncs the command tree only in the process that runs shard 0."""
         return any(shard_id == 0 for shard_id, _ in self.shards)
+
+    def holds_commands(self) -> bool:
+        """The fake already holds commands where this bot registers them (the
+        ``DEV_GUILD_ID`` server, else globally)."""
+        fake = self.driver.fake
+        guild = self.env.get("DEV_GUILD_ID", "").strip()
+        return bool(fake.guild_commands.get(int(guild)) if guild else fake.global_commands)
+
+    def kept_commands(self) -> bool:
+        """This start logged that its command list is the one registered before, and
+        the fake holds it."""
+        return self.holds_commands() and UNCHANGED_COMMANDS in self.output()
 
     @property
     def database_path(self) -> str:
@@ -132,9 +148,11 @@ class BotProcess:
             await self.wait_ready(identifies, syncs)
 
     async def wait_ready(self, identifies_before: int, syncs_before: int) -> None:
-        """Until the bot identified on the gateway, synced its commands (if expected) and
-        discord.py's ``on_ready`` delay has passed (``ready_grace`` after the last
-        GUILD_CREATE, or until ``ready_line`` appears in its output)."""
+        """Until the bot identified on the gateway, has its commands registered (if
+        expected: it synced them, or the fake holds them and the bot logged that they
+        are unchanged since its last start) and discord.py's ``on_ready`` delay has
+        passed (``ready_grace`` after the last GUILD_CREATE, or until ``ready_line``
+        appears in its output). The bot logs its decision before it connects."""
         fake = self.driver.fake
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
@@ -144,15 +162,16 @@ class BotProcess:
                 return True
             ok = fake.identify_count >= identifies_before + len(self.shards)
             ok = ok and self.shards <= fake.connected_shards()
-            if self.expect_commands and self.syncs_commands:
-                ok = ok and fake.command_syncs > syncs_before
+            if ok and self.expect_commands and self.syncs_commands:
+                ok = fake.command_syncs > syncs_before or self.kept_commands()
             return ok
 
         if not await fake.wait_state(ready, self.timeout):
             raise RuntimeError(
                 f"bot not ready within {self.timeout}s (identified: "
                 f"{fake.identify_count > identifies_before}, commands synced: "
-                f"{fake.command_syncs > syncs_before}); output:\n{self.output()[-4000:]}"
+                f"{fake.command_syncs > syncs_before}, kept: {self.kept_commands()}); "
+                f"output:\n{self.output()[-4000:]}"
             )
         self._raise_if_exited()
         if self.ready_line is not None:
