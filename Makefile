@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: run test lint types play bench bench-quick e2e-bench gallery fuzz chaos clean native
+.PHONY: run test lint types docs play bench bench-quick e2e-bench gallery fuzz chaos clean native
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,9 +40,15 @@ lint: $(VENV)/.installed-test
 	$(PY) -m ruff format --check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak images data cogs locales bot.py
+	$(PY) -m mypy --strict batak images data cogs locales bot.py docs/griffe_docstrings.py
 
-test: lint types bench-quick $(VENV)/.native
+# The documentation site (mkdocs.yml, docs/): --strict makes a broken link, a missing
+# anchor or a docstring of the API reference that does not render an error.
+SITE ?= .site
+docs: $(VENV)/.installed-test
+	$(PY) -m mkdocs build --strict --quiet --site-dir $(SITE)
+
+test: lint types docs bench-quick $(VENV)/.native
 	$(PY) -m pytest -q
 
 # A long attack on the engine's doors (records, actions); prints what it did.
@@ -91,4 +97,4 @@ chaos: $(VENV)/.installed-test
 
 clean:
 	-$(PY) build_native.py clean
-	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis $(SITE)
