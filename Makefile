@@ -4,7 +4,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: run test lint types check play bench e2e-bench gallery fuzz chaos clean native
+.PHONY: run test lint types check docs play bench bench-quick e2e-bench gallery fuzz chaos clean \
+	native
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,23 +41,32 @@ lint: $(VENV)/.installed-test
 	$(PY) -m ruff format --check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak images data cogs locales discordspec bot.py
+	$(PY) -m mypy --strict batak images data cogs locales discordspec bot.py \
+	  docs/griffe_docstrings.py
 
 # The slash command list against Discord's rules (no token, database or connection).
 check: $(VENV)/.installed
 	$(PY) bot.py --check
 
-test: lint types check $(VENV)/.native
+# The documentation site (mkdocs.yml, docs/): --strict makes a broken link, a missing
+# anchor or a docstring of the API reference that does not render an error.
+SITE ?= .site
+docs: $(VENV)/.installed-test
+	$(PY) -m mkdocs build --strict --quiet --site-dir $(SITE)
+
+test: lint types check docs bench-quick $(VENV)/.native
 	$(PY) -m pytest -q
 
 # A long attack on the engine's doors (records, actions); prints what it did.
 FUZZ_EXAMPLES ?= 20000
 fuzz: $(VENV)/.installed-test
-	BATAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:randomly tests/engine/test_engine_fuzz.py
+	BATAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -s tests/engine/test_engine_fuzz.py
 
 play: $(VENV)/.installed
 	$(PY) -m batak play
 
+# Every bench at full size (minutes). The storage bench runs where DATABASE_URL points
+# (.env included), else on SQLite files in a temporary folder.
 bench: $(VENV)/.installed $(VENV)/.native
 	$(PY) -m batak bench
 	$(PY) -m batak playout-bench
@@ -65,6 +75,20 @@ bench: $(VENV)/.installed $(VENV)/.native
 	$(PY) -m images bench
 	$(PY) -m images replay-bench
 	$(PY) -m data bench
+
+# Every bench on small sizes, a few seconds each, so that `make test` fails when one no
+# longer runs; the figures it prints measure nothing. The storage bench runs on SQLite
+# (never on the bot's own DATABASE_URL), and on PostgreSQL too when TEST_DATABASE_URL
+# names a server (.ci/run), in a temporary database there.
+bench-quick: $(VENV)/.installed $(VENV)/.native
+	$(PY) -m batak bench --seconds 0.3
+	$(PY) -m batak playout-bench --seconds 0.3
+	$(PY) -m batak solve-bench --deals 1
+	$(PY) -m batak review-bench --deals 1 --presets standard,esli
+	$(PY) -m images bench -n 4
+	$(PY) -m images replay-bench -n 1
+	$(PY) -m data bench --url '' --matches 500 --actions 50 --tables 10 --moves 5 --played 2
+	$(if $(TEST_DATABASE_URL),$(PY) -m data bench --url '$(TEST_DATABASE_URL)' --actions 50 --tables 10 --moves 5)
 
 gallery: $(VENV)/.installed
 	$(PY) -m images gallery gallery
@@ -79,4 +103,4 @@ chaos: $(VENV)/.installed-test
 
 clean:
 	-$(PY) build_native.py clean
-	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis $(SITE)

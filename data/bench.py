@@ -16,111 +16,25 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from batak import play, scoring
-from batak.cards import SUIT_MASKS, Suit, card_code, cards_of, parse_cards
-from batak.cards import SUITS as ALL_SUITS
 from batak.rules import preset
 
-from .matches import encode_records, placements_of, seat_stats
+from .matches import (
+    MATCH_COLUMNS,
+    PLAYER_COLUMNS,
+    encode_records,
+    insert_sql,
+    placements_of,
+    seat_stats,
+)
 from .models import Seat, bot_key, ordinal, user_key
+from .samples import DECK, STANDARD_RULES, engine_match, synthetic_match, synthetic_record
+from .standings import STANDING_COLUMNS
 from .store import DEFAULT_POOL_SIZE, Store
-
-DECK = [card_code(c) for c in range(52)]
-SUITS = "".join(s.letter for s in ALL_SUITS)
-
-STANDARD_RULES: dict[str, Any] = {
-    "preset": "standard",
-    "min_bid": 5,
-    "forced_bid": 4,
-    "all_pass": "dealer-forced",
-    "scoring": "tens",
-    "trump_lead": "after-trump-played",
-    "overtake_when_trumped": False,
-    "partnership": False,
-    "fixed_trump": None,
-    "blind_bidding": False,
-}
-
-
-def synthetic_record(
-    rng: random.Random, dealer: int = 0, seed: int | None = None
-) -> dict[str, Any]:
-    """A batak-deal/1 shaped record with the size and the fields of a real one.
-
-    The cards are shuffled and the auction is made up (the holder and bid drawn at
-    random, everyone else passes), so the record is not one the engine would
-    replay: good for storage tests and size measurements. The play itself is
-    random legal cards by :mod:`batak.play`, and the scores are ``score_deal``'s.
-    """
-    deck = DECK[:]
-    rng.shuffle(deck)
-    hands = [sorted(deck[i * 13 : (i + 1) * 13]) for i in range(4)]
-    holder = (dealer + 1 + rng.randrange(4)) % 4
-    bid = rng.randint(5, 8)
-    auction: list[dict[str, Any]] = []
-    for k in range(4):
-        s = (dealer + 1 + k) % 4
-        auction.append({"seat": s, "bid": bid if s == holder else None})
-    trump = rng.choice(SUITS)
-    # The play: random choices among the cards batak.play allows, the trick won as
-    # batak.play says (under the standard rules these records carry).
-    suit = Suit[trump]
-    tmask = SUIT_MASKS[suit]
-    lead_rule = play.lead_code("after-trump-played")
-    broken = play.broken_at_start(lead_rule)
-    left = [parse_cards(h) for h in hands]
-    tricks = []
-    won = [0, 0, 0, 0]
-    leader = holder
-    for _ in range(13):
-        cards: list[int] = []
-        legal: list[list[str]] = []
-        for i in range(4):
-            s = (leader + i) % 4
-            options = cards_of(play.legal_mask(left[s], cards, tmask, broken, False))
-            card = rng.choice(options)
-            legal.append(sorted(card_code(c) for c in options))
-            broken = broken or play.breaks_trump(lead_rule, tmask, cards[0] if cards else -1, card)
-            cards.append(card)
-            left[s] &= ~(1 << card)
-        winner = play.trick_winner(leader, cards, suit)
-        won[winner] += 1
-        codes = [card_code(c) for c in cards]
-        tricks.append({"leader": leader, "cards": codes, "winner": winner, "legal": legal})
-        leader = winner
-    score = scoring.score_deal(preset("standard"), scoring.Holding(holder, bid), won)
-    return {
-        "format": "batak-deal/1",
-        "rules": STANDARD_RULES,
-        "seed": seed,
-        "dealer": dealer,
-        "hands": hands,
-        "auction": auction,
-        "contract": {"seat": holder, "bid": bid, "forced": False, "trump": trump},
-        "tricks": tricks,
-        "tricks_won": won,
-        "score": score,
-    }
-
-
-def synthetic_match(rng: random.Random, deals: int = 8) -> list[dict[str, Any]]:
-    return [synthetic_record(rng, dealer=d % 4, seed=rng.randrange(1 << 31)) for d in range(deals)]
-
-
-def engine_match(seed: int, preset_name: str = "standard") -> list[dict[str, Any]]:
-    """A real match played by the engine with random legal actions: its deal records."""
-    from batak import Match
-
-    rng = random.Random(seed)
-    m = Match(preset(preset_name), seed)
-    while not m.is_over:
-        m.apply(rng.choice(m.legal_actions()))
-    return [d.to_record() for d in m.finished]
 
 
 def _pct(xs: Sequence[float], q: float) -> float:
@@ -232,6 +146,15 @@ async def bench_match_size(path: Path, n: int = 12) -> dict[str, float]:
     }
 
 
+def _row(columns: Sequence[str], values: Mapping[str, Any]) -> tuple[Any, ...]:
+    """``values`` in the order of ``columns``. A column the store writes that the bench
+    has no value for stops the bench here, naming it, instead of a row that does not fit."""
+    missing = [c for c in columns if c not in values]
+    if missing:
+        raise KeyError(f"the bench gives no value for the store's column(s) {missing}")
+    return tuple(values[c] for c in columns)
+
+
 def _populate(
     path: Path, n_matches: int, blobs: Sequence[tuple[bytes, list[dict[str, int]]]]
 ) -> None:
@@ -239,6 +162,9 @@ def _populate(
 
     20 servers; server 1 has 2,000 players (half of the matches), the others 200 each.
     Standings rows are the per-player sums of the inserted matches, as the store keeps them.
+    The rows are written by the store's own column names (``MATCH_COLUMNS``,
+    ``PLAYER_COLUMNS``, ``STANDING_COLUMNS``), so a schema change that the store follows
+    is followed here, or named if the bench has no value for a new column.
     """
     rng = random.Random(42)
     db = sqlite3.connect(path, isolation_level=None)
@@ -250,6 +176,8 @@ def _populate(
     match_rows = []
     player_rows = []
     record_rows = []
+    insert_match = insert_sql("matches", ("id", *MATCH_COLUMNS))
+    insert_player = insert_sql("match_players", PLAYER_COLUMNS)
     for mid in range(1, n_matches + 1):
         guild = 1 if mid % 2 else 2 + mid % 19
         pool = 2000 if guild == 1 else 200
@@ -260,36 +188,47 @@ def _populate(
         keys = [bot_key("hard") if p < 0 else user_key(10_000 + p) for p in players]
         totals = [st["score"] for st in stats]
         places = placements_of(totals)
-        match_rows.append(
-            (mid, guild, "standard", json.dumps(STANDARD_RULES), mid, 0, 8, at, month)
-        )
+        match = {
+            "id": mid,
+            "guild_id": guild,
+            "game_id": None,
+            "preset": "standard",
+            "rules": json.dumps(STANDARD_RULES),
+            "seed": mid,
+            "partnership": 0,
+            "deals": 8,
+            "finished_at": at,
+            "month": month,
+            "rated": 1,
+            "computers_finished": 0,
+        }
+        match_rows.append(_row(("id", *MATCH_COLUMNS), match))
         record_rows.append((mid, blob))
         for s in range(4):
             st = stats[s]
             uid = None if players[s] < 0 else 10_000 + players[s]
             lvl = "hard" if uid is None else None
             mu, sigma = 25 + rng.gauss(0, 3), 8.3 - min(8.0, mid / n_matches * 6)
-            player_rows.append(
-                (
-                    mid,
-                    s,
-                    guild,
-                    keys[s],
-                    uid,
-                    lvl,
-                    totals[s],
-                    places[s],
-                    int(places[s] == 1),
-                    st["deals"],
-                    st["taken"],
-                    st["made"],
-                    st["down"],
-                    25.0,
-                    8.33,
-                    mu,
-                    sigma,
-                )
-            )
+            player = {
+                "match_id": mid,
+                "seat": s,
+                "guild_id": guild,
+                "player_key": keys[s],
+                "user_id": uid,
+                "bot_level": lvl,
+                "total": totals[s],
+                "placement": places[s],
+                "won": int(places[s] == 1),
+                "deals": st["deals"],
+                "contracts_taken": st["taken"],
+                "contracts_made": st["made"],
+                "went_down": st["down"],
+                "mu_before": 25.0,
+                "sigma_before": 8.33,
+                "mu_after": mu,
+                "sigma_after": sigma,
+            }
+            player_rows.append(_row(PLAYER_COLUMNS, player))
             for period in ("all", month):
                 a = agg.setdefault(
                     (guild, period, keys[s]), [uid, lvl, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, at]
@@ -303,23 +242,33 @@ def _populate(
                 a[8] += st["down"]
                 a[9], a[10], a[11] = mu, sigma, at
         if len(match_rows) >= 5000 or mid == n_matches:
-            db.executemany(
-                "INSERT INTO matches VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)", match_rows
-            )
-            db.executemany("INSERT INTO match_records VALUES (?, ?)", record_rows)
-            db.executemany(
-                "INSERT INTO match_players VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                player_rows,
-            )
+            db.executemany(insert_match, match_rows)
+            db.executemany(insert_sql("match_records", ("match_id", "jsonl_z")), record_rows)
+            db.executemany(insert_player, player_rows)
             match_rows, player_rows, record_rows = [], [], []
-    db.executemany(
-        "INSERT INTO standings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (g, per, key, *a[:9], a[9], a[10], ordinal(a[9], a[10]), 0.0, a[11])
-            for (g, per, key), a in agg.items()
-        ],
-    )
+    standing_rows = []
+    for (g, per, key), a in agg.items():
+        standing = {
+            "guild_id": g,
+            "period": per,
+            "player_key": key,
+            "user_id": a[0],
+            "bot_level": a[1],
+            "matches": a[2],
+            "wins": a[3],
+            "deals": a[4],
+            "deal_score_sum": a[5],
+            "contracts_taken": a[6],
+            "contracts_made": a[7],
+            "went_down": a[8],
+            "mu": a[9],
+            "sigma": a[10],
+            "ordinal": ordinal(a[9], a[10]),
+            "start_ordinal": 0.0,
+            "last_match_at": a[11],
+        }
+        standing_rows.append(_row(STANDING_COLUMNS, standing))
+    db.executemany(insert_sql("standings", STANDING_COLUMNS), standing_rows)
     db.execute("COMMIT")
     db.execute("ANALYZE")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -410,6 +359,7 @@ async def run(
     keep: Path | None = None,
     tables: int = 200,
     moves: int = 20,
+    played: int = 12,
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="batak-bench-", dir=keep) as tmp:
         tdir = Path(tmp)
@@ -425,7 +375,7 @@ async def run(
         await _run_tables(None, tables, moves, tdir)
 
         try:
-            z = await bench_match_size(tdir / "size.sqlite3")
+            z = await bench_match_size(tdir / "size.sqlite3", played)
             print(
                 f"\nsize of one 8-deal match ({z['actions']:.0f} actions), engine-played:\n"
                 f"  while in play, the table and its action log: {z['log'] / 1024:.1f} KB\n"
@@ -585,6 +535,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--tables", type=int, default=200, help="tables in play at once")
     ap.add_argument("--moves", type=int, default=20, help="moves per table")
     ap.add_argument(
+        "--played",
+        type=int,
+        default=12,
+        help="engine-played matches stored to measure the size of one",
+    )
+    ap.add_argument(
         "--url",
         default=os.environ.get("DATABASE_URL", ""),
         help="postgresql://... to bench a PostgreSQL server (default: $DATABASE_URL; "
@@ -594,4 +550,4 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.url.startswith(("postgresql://", "postgres://")):
         asyncio.run(run_postgres(args.url, args.actions, args.tables, args.moves))
     else:
-        asyncio.run(run(args.matches, args.actions, args.dir, args.tables, args.moves))
+        asyncio.run(run(args.matches, args.actions, args.dir, args.tables, args.moves, args.played))

@@ -7,7 +7,7 @@ import json
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from batak import scoring
 from batak.rules import Rules, preset
@@ -29,6 +29,49 @@ from .models import (
     Seat,
 )
 from .standings import _UPSERT_STANDING, _standing_rows
+
+MATCH_COLUMNS: Final = (
+    "guild_id",
+    "game_id",
+    "preset",
+    "rules",
+    "seed",
+    "partnership",
+    "deals",
+    "finished_at",
+    "month",
+    "rated",
+    "computers_finished",
+)
+"""The columns of ``matches`` a finished match is written with (its ``id`` is given by
+the database). ``python -m data bench`` fills its test database by these names too."""
+
+PLAYER_COLUMNS: Final = (
+    "match_id",
+    "seat",
+    "guild_id",
+    "player_key",
+    "user_id",
+    "bot_level",
+    "total",
+    "placement",
+    "won",
+    "deals",
+    "contracts_taken",
+    "contracts_made",
+    "went_down",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+)
+"""The columns of ``match_players``, one row per seat of a finished match."""
+
+
+def insert_sql(table: str, columns: Sequence[str]) -> str:
+    """``INSERT INTO table (columns) VALUES (?, ...)`` for these columns."""
+    marks = ", ".join("?" for _ in columns)
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
 
 # ----------------------------------------------------------------- records -> statistics
@@ -152,9 +195,7 @@ class MatchStore(AnnouncementStore):
                 await self._open_row(game_id)
             try:
                 cur = await db.execute(
-                    "INSERT INTO matches (guild_id, game_id, preset, rules, seed, partnership, "
-                    "deals, finished_at, month, rated, computers_finished) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    insert_sql("matches", MATCH_COLUMNS) + " RETURNING id",
                     (
                         guild_id,
                         game_id,
@@ -221,10 +262,7 @@ class MatchStore(AnnouncementStore):
                     )
                 )
             await db.executemany(
-                "INSERT INTO match_players (match_id, seat, guild_id, player_key, user_id, "
-                "bot_level, total, placement, won, deals, contracts_taken, contracts_made, "
-                "went_down, mu_before, sigma_before, mu_after, sigma_after) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                insert_sql("match_players", PLAYER_COLUMNS),
                 [
                     (
                         match_id,

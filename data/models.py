@@ -54,7 +54,7 @@ class DatabaseDamagedError(StoreError):
         super().__init__(
             f"{path} is damaged: {problem}. Stop the bot, move it and its -wal/-shm files "
             "aside (do not delete them), copy your latest backup (`python -m data backup`) "
-            f"to {path} and start again; see README, Backups."
+            f"to {path} and start again; see docs/operator.md, Backups and restoring."
         )
         self.path = path
         self.problem = problem

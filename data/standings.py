@@ -18,13 +18,30 @@ from .models import (
     ordinal,
 )
 
-_STANDING_COLS: Final = (
-    "guild_id, period, player_key, user_id, bot_level, matches, wins, deals, deal_score_sum, "
-    "contracts_taken, contracts_made, went_down, mu, sigma, ordinal, start_ordinal, last_match_at"
+STANDING_COLUMNS: Final = (
+    "guild_id",
+    "period",
+    "player_key",
+    "user_id",
+    "bot_level",
+    "matches",
+    "wins",
+    "deals",
+    "deal_score_sum",
+    "contracts_taken",
+    "contracts_made",
+    "went_down",
+    "mu",
+    "sigma",
+    "ordinal",
+    "start_ordinal",
+    "last_match_at",
 )
+"""The columns of a ``standings`` row as the store writes it (``python -m data bench``
+fills its test database by these names too)."""
 _UPSERT_STANDING: Final = (
-    f"INSERT INTO standings ({_STANDING_COLS}) VALUES "
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    f"INSERT INTO standings ({', '.join(STANDING_COLUMNS)}) VALUES "
+    f"({', '.join('?' for _ in STANDING_COLUMNS)}) "
     "ON CONFLICT (guild_id, period, player_key) DO UPDATE SET "
     "matches = standings.matches + excluded.matches, wins = standings.wins + excluded.wins, "
     "deals = standings.deals + excluded.deals, "

@@ -1,6 +1,6 @@
 """The layout keeps its promises: no import cycle inside a package, no oversized
 module in the Discord and storage layers, dependencies pointing one way, and the
-README's module tree in step with the files."""
+module tree of the architecture page (docs/architecture.md) in step with the files."""
 
 from __future__ import annotations
 
@@ -54,10 +54,13 @@ def test_dependencies_point_one_way(package: str, forbidden: set[str]) -> None:
         assert not imported & forbidden, f"{name} imports {sorted(imported & forbidden)}"
 
 
-def _readme_tree() -> set[str]:
-    """The module paths in the README's "How the code is laid out" tree."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### How the code is laid out", 1)[1]
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def _layout_tree() -> set[str]:
+    """The module paths in the architecture page's "How the code is laid out" tree."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text.split("\n## How the code is laid out\n", 1)[1]
     block = section.split("```", 2)[1]
     listed: set[str] = set()
     folder = ""
@@ -71,9 +74,9 @@ def _readme_tree() -> set[str]:
     return listed
 
 
-def test_the_readme_tree_lists_every_module_and_only_real_ones() -> None:
+def test_the_layout_tree_lists_every_module_and_only_real_ones() -> None:
     packages = ("batak", "images", "data", "locales", "cogs")
-    listed = {p for p in _readme_tree() if p.split("/")[0] in packages}
+    listed = {p for p in _layout_tree() if p.split("/")[0] in packages}
     real = {
         str(path.relative_to(ROOT))
         for package in packages
@@ -81,5 +84,7 @@ def test_the_readme_tree_lists_every_module_and_only_real_ones() -> None:
     }
     missing = {p for p in real - listed if not p.endswith("__init__.py") or p.count("/") == 1}
     missing.discard("cogs/__init__.py")
-    assert not missing, f"README's layout tree misses {sorted(missing)}"
-    assert not listed - real, f"README's layout tree lists {sorted(listed - real)}"
+    assert not missing, f"the layout tree of {ARCHITECTURE.name} misses {sorted(missing)}"
+    assert not listed - real, (
+        f"the layout tree of {ARCHITECTURE.name} lists {sorted(listed - real)}"
+    )

@@ -25,7 +25,7 @@ from data import (
     StoreBusyError,
 )
 from data.base import RETRY_DELAYS
-from data.bench import STANDARD_RULES, synthetic_record
+from data.samples import STANDARD_RULES, synthetic_record
 
 from store_clock import INTEGRITY_ERRORS, Clock, allow_inserts, refuse_inserts
 
@@ -167,7 +167,7 @@ async def test_old_announcements_are_purged_with_old_tables(store: Store, clock:
 RECORDER = r"""
 import asyncio, random, sys
 from data import Announcement, Seat, Store
-from data.bench import STANDARD_RULES, synthetic_record
+from data.samples import STANDARD_RULES, synthetic_record
 
 async def main(path, first, last):
     store = await Store.open(path, housekeeping=None)

@@ -19,7 +19,7 @@ from data import (
     display_rating,
     user_key,
 )
-from data.bench import STANDARD_RULES, synthetic_record
+from data.samples import STANDARD_RULES, synthetic_record
 
 from store_clock import Clock
 

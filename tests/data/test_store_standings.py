@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from data import AlreadyRecordedError, GameClosedError, Seat, Store, bot_key, user_key
-from data.bench import STANDARD_RULES, engine_match, synthetic_record
 from data.matches import placements_of, seat_stats
+from data.samples import STANDARD_RULES, engine_match, synthetic_record
 
 from store_clock import Clock
 

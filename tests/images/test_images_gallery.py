@@ -1,5 +1,6 @@
-"""``make gallery``: the README's Gallery section names files the gallery really writes,
-and the replay pictures are there (the samples' own pictures are tested elsewhere)."""
+"""``make gallery``: the Gallery section of the pictures page (docs/pictures.md) names
+files the gallery really writes, and the replay pictures are there (the samples' own
+pictures are tested elsewhere)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,18 @@ from PIL import Image
 from images.__main__ import replay_pictures
 from images.samples import all_samples
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PICTURES = Path(__file__).resolve().parents[2] / "docs" / "pictures.md"
 
 
 def gallery_section() -> str:
-    text = README.read_text(encoding="utf-8")
+    """From the "## Gallery" heading to the next heading of that level, or the end."""
+    text = PICTURES.read_text(encoding="utf-8")
     start = text.index("\n## Gallery\n")
-    return text[start : text.index("\n## ", start + 1)]
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
 
 
-def test_the_readme_names_only_pictures_the_gallery_writes() -> None:
+def test_the_pictures_page_names_only_pictures_the_gallery_writes() -> None:
     replays = replay_pictures()
     written = {s.name for s in all_samples()} | {name for name, _note, _png in replays}
     named = set(re.findall(r"`([a-z0-9-]+)\.png`", gallery_section()))
