@@ -2,7 +2,11 @@
 
 A person's hand is an ephemeral message: the bot cannot fetch or edit it through the
 channel, only through the token of the interaction that made it (or of a press on it).
-That token lives 15 minutes. :class:`LiveHands` keeps, per person and table, the latest
+That token lives 15 minutes. A hand that is the interaction's original response (the
+answer that replaced its "thinking" message, or the message whose button was pressed)
+is edited through the ``@original`` route, a follow-up message through its own id
+(developers/interactions/receiving-and-responding.mdx, Edit Original Interaction
+Response and Edit Followup Message). :class:`LiveHands` keeps, per person and table, the latest
 hand message and the freshest token that can edit it, and redraws the message whenever
 what it shows changes (their turn starts, a card lands, a trick, deal or match ends).
 Edits are coalesced per message by an :class:`~cogs.pacing.EditPacer`, and an edit that
@@ -25,7 +29,7 @@ import discord
 from .components import release
 from .i18n import t
 from .pacing import EditPacer
-from .replies import NO_PINGS
+from .replies import NO_PINGS, original_id
 from .service import Table
 
 log = logging.getLogger(__name__)
@@ -54,7 +58,10 @@ class LiveHand:
     table_id: int
     user_id: int
     message_id: int
-    webhook: discord.Webhook
+    interaction: discord.Interaction[Any]
+    """The interaction whose token edits the message."""
+    original: bool
+    """The message is that interaction's original response (edited as ``@original``)."""
     issued: float
     lang: str
     shown: str = ""
@@ -118,17 +125,20 @@ class LiveHands:
         picture: Any = None,
     ) -> None:
         """``message_id`` now shows the person's hand and ``interaction``'s token can edit
-        it (a new hand, or a press on one). It becomes the person's current hand."""
+        it (a new hand, or a press on one, answered already: whether the message is the
+        interaction's original response is known from then on). It becomes the
+        person's current hand."""
         current = self._current.setdefault(table.id, {})
         old = current.get(user_id)
         if old is not None and old != message_id and old in self._hands:
             self._hands[old].replaced = True
             self.pacer.request(old)
+        original = original_id(interaction) == message_id
         hand = self._hands.get(message_id)
         if hand is None or hand.table_id != table.id:
-            hand = LiveHand(table.id, user_id, message_id, interaction.followup, 0.0, lang)
+            hand = LiveHand(table.id, user_id, message_id, interaction, original, 0.0, lang)
             self._hands[message_id] = hand
-        hand.webhook = interaction.followup
+        hand.interaction, hand.original = interaction, original
         hand.issued = self._clock()
         hand.lang = lang
         hand.replaced = False
@@ -216,7 +226,12 @@ class LiveHands:
                 self.forget(message_id)
         try:
             self.edits += 1
-            await hand.webhook.edit_message(message_id, allowed_mentions=NO_PINGS, **kwargs)
+            if hand.original:
+                await hand.interaction.edit_original_response(allowed_mentions=NO_PINGS, **kwargs)
+            else:
+                await hand.interaction.followup.edit_message(
+                    message_id, allowed_mentions=NO_PINGS, **kwargs
+                )
         except (discord.NotFound, discord.Forbidden):
             self.forget(message_id)  # deleted, or the token is no longer accepted
         except discord.HTTPException as exc:

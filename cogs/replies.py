@@ -92,6 +92,46 @@ class Languages:
         self._languages[guild_id] = language
 
 
+ANSWERED = "original_answered"
+"""``interaction.extras`` key: the original response is no longer the "thinking"
+message of a deferral (:func:`send` edited it, or :func:`fail` deleted it)."""
+ORIGINAL_ID = "original_id"
+"""``interaction.extras`` key: the id of the message that replaced the "thinking" one."""
+
+
+def thinking(interaction: discord.Interaction[Any]) -> bool:
+    """True while the interaction's original response is still the "thinking" message of
+    a deferral (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, type 5) that nothing replaced yet.
+
+    Its answer must then be an edit of that message: a follow-up sent right after such
+    a deferral only stands in for Edit Original Interaction Response for backwards
+    compatibility, which Discord deprecates (developers/interactions/
+    receiving-and-responding.mdx, Create Followup Message). After a deferred update of a
+    component (type 6) or any other first response there is no loading message: a new
+    message is a follow-up."""
+    return (
+        interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+        and not interaction.extras.get(ANSWERED)
+    )
+
+
+def original_id(interaction: discord.Interaction[Any]) -> int | None:
+    """The id of the interaction's original response message, when the bot knows it: the
+    message that replaced its "thinking" one, or the message whose component was pressed
+    once the press was answered by updating it (types 6 and 7). That message is edited
+    through the ``@original`` route of the interaction's token."""
+    known = interaction.extras.get(ORIGINAL_ID)
+    if isinstance(known, int):
+        return known
+    updated = (
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    )
+    if interaction.response.type in updated and interaction.message is not None:
+        return interaction.message.id
+    return None
+
+
 async def send(
     interaction: discord.Interaction[Any],
     content: str,
@@ -99,20 +139,31 @@ async def send(
     ephemeral: bool = True,
     files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
-) -> discord.WebhookMessage | None:
-    """Answer an interaction (first response or follow-up), never pinging anyone.
+) -> discord.Message | None:
+    """Answer an interaction, never pinging anyone: its first response; else, while its
+    original response is "thinking" (:func:`thinking`), an edit of that message (which
+    keeps the ephemerality chosen when deferring); else a follow-up message.
 
-    Returns the message of a follow-up (a deferred answer), None for a first response."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
-    if files:
-        kwargs["files"] = files
+    Returns the message of an edit or a follow-up, None for a first response."""
+    kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
     if view is not None:
         kwargs["view"] = view
     try:
-        if interaction.response.is_done():
-            return await interaction.followup.send(clip(content), wait=True, **kwargs)
-        await interaction.response.send_message(clip(content), **kwargs)
-        return None
+        if thinking(interaction):
+            if files:
+                kwargs["attachments"] = files
+            message = await interaction.edit_original_response(content=clip(content), **kwargs)
+            interaction.extras[ANSWERED] = True
+            interaction.extras[ORIGINAL_ID] = message.id
+            return message
+        if files:
+            kwargs["files"] = files
+        if not interaction.response.is_done():
+            await interaction.response.send_message(clip(content), ephemeral=ephemeral, **kwargs)
+            return None
+        return await interaction.followup.send(
+            clip(content), ephemeral=ephemeral, wait=True, **kwargs
+        )
     finally:
         release(view)
 
@@ -160,10 +211,12 @@ async def fail(
         text = t("error.storage", lang)
     else:
         text = t("error.unexpected", lang)
-    if interaction.extras.get("public") and interaction.response.is_done():
-        # Not in front of the channel: take the public "thinking" message away first.
+    if interaction.extras.get("public") and thinking(interaction):
+        # Not in front of the channel: take the public "thinking" message away first;
+        # the answer is then a new (private) follow-up message.
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
+            interaction.extras[ANSWERED] = True
     with contextlib.suppress(discord.HTTPException):
         await send(interaction, text)
 
