@@ -67,7 +67,8 @@ class Followup:
         owner.next_id += 1
         return Sent(owner.next_id)
 
-    async def edit_message(self, message_id: int, **kwargs: Any) -> None:
+    async def edit_message(self, message_id: int | str, **kwargs: Any) -> None:
+        """Edit Webhook Message: a follow-up by its id, the original as ``@original``."""
         self.owner.calls.append(("edit", message_id))
 
 
@@ -198,7 +199,7 @@ async def test_an_open_hand_is_edited_through_the_route_of_its_message() -> None
         live.opened(table, 1, shown, hand.id, "en")
         live.redraw(hand.id)
         await settle()
-        assert routes(shown)[-1] == "edit_original"
+        assert shown.calls[-1] == ("edit", "@original")
         # A hand sent as a real follow-up (something answered first): edited by its id.
         later: Any = FakeInteraction()
         await later.response.defer(ephemeral=True, thinking=True)
@@ -215,7 +216,8 @@ async def test_an_open_hand_is_edited_through_the_route_of_its_message() -> None
         live.opened(table, 3, press, second.id, "en")
         live.redraw(second.id)
         await settle()
-        assert routes(press)[-1] == "edit_original"
+        assert press.calls[-1] == ("edit", "@original")
         assert shown.deprecated == later.deprecated == press.deprecated == []
     finally:
         await live.close()
+
