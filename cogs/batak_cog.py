@@ -20,6 +20,7 @@ from discord.ext import commands
 from data import user_key
 
 from . import pictures
+from .access import Access
 from .announcements import Announcer
 from .components import HandClick, TableClick, parse_custom_id
 from .components.panel import HouseClick, parse_house_id
@@ -29,7 +30,7 @@ from .house import HousePanel
 from .i18n import ls, t
 from .names import names_of, seat_names_of
 from .pictures import files_of
-from .replies import Languages, defer_public, fail, guild_of, is_admin, send
+from .replies import NOTES, Languages, defer_public, fail, guild_of, is_admin, send
 from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
 from .seats import SeatCommands
 from .service import ServiceError, Table
@@ -72,7 +73,8 @@ class BatakCog(
         self.store = bot.store
         self.service = bot.service
         self.languages = Languages(bot.store)
-        self.announcer = Announcer(bot, bot.store, bot.service, bot.config)
+        self.access = Access(bot, self.languages)
+        self.announcer = Announcer(bot, bot.store, bot.service, bot.config, self.access)
         self.hands = Hands(
             bot.store, bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
         )
@@ -90,6 +92,19 @@ class BatakCog(
         """After a restart: redraw every open table and re-send the turn notices."""
         await self.announcer.refresh_all()
 
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Every command of the cog: its private answer tells what the bot still has to
+        tell its author (a permission Discord refused: :class:`cogs.access.Access`)."""
+        interaction.extras[NOTES] = self.access
+        return True
+
+    async def _failed(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
+        """Answer an error; a permission Discord refused is named (and the host told)."""
+        table = self.announcer.find(int(interaction.extras.get("table") or 0))
+        await fail(
+            interaction, await self.access.explain(interaction, error, table), self.languages
+        )
+
     # ------------------------------------------------------------------ clicks
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -101,6 +116,7 @@ class BatakCog(
         old version, another bot's or a forged one, is answered with a polite refusal."""
         if interaction.type is not discord.InteractionType.component:
             return
+        interaction.extras[NOTES] = self.access
         data: Any = interaction.data or {}
         cid = str(data.get("custom_id", ""))
         click = parse_custom_id(cid)
@@ -128,7 +144,7 @@ class BatakCog(
             else:
                 raise ServiceError("error.unknown_button")
         except Exception as exc:
-            await fail(interaction, exc, self.languages)
+            await self._failed(interaction, exc)
 
     # ------------------------------------------------------------------ errors
     async def command_failed(
@@ -136,7 +152,7 @@ class BatakCog(
     ) -> None:
         """The tree's ``on_error`` (:class:`cogs.tree.BatakTree`): the one answer of a
         failed command."""
-        await fail(interaction, service_error(error), self.languages)
+        await self._failed(interaction, service_error(error))
 
     def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         channel_id = interaction.channel_id or 0
@@ -205,7 +221,8 @@ class BatakCog(
                         auto_archive_duration=10080 if (pace or g.pace) == "async" else 1440,
                     )
                 except discord.HTTPException as exc:
-                    log.info("no thread for a new table in %s: %s", channel_id, exc)
+                    if not await self.access.told_of(None, exc, interaction):
+                        log.info("no thread for a new table in %s: %s", channel_id, exc)
             thread_id = thread.id if thread is not None else None
             try:
                 table = await self.service.create_table(
@@ -231,12 +248,14 @@ class BatakCog(
             await self.announcer.post_table_message(table)
         except discord.Forbidden as exc:
             await self.service.cancel(table.id, user.id, is_admin=True)
-            raise ServiceError("error.cannot_post") from exc
+            await self.access.told_of(table, exc, interaction)
+            raise ServiceError("error.not_opened") from exc
         if thread_id is not None:
             try:
                 await self.announcer.post_link(table, channel_id)
             except discord.HTTPException as exc:
-                log.info("no link to the thread of table %s: %s", table.id, exc)
+                if not await self.access.told_of(table, exc, interaction):
+                    log.info("no link to the thread of table %s: %s", table.id, exc)
         where = f"<#{thread_id}>" if thread_id else f"<#{channel_id}>"
         public = table_language(table)  # the buttons named are the table message's
         text = t(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
@@ -14,7 +14,7 @@ from data import Store, StoreError, UserSettings
 from .components import release
 from .i18n import language_of, resolve, t
 from .service import ServiceError
-from .text.words import clip
+from .text.words import MAX_CONTENT, clip
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +132,27 @@ def original_id(interaction: discord.Interaction[Any]) -> int | None:
     return None
 
 
+NOTES = "notes"
+"""``interaction.extras`` key: the :class:`Notes` of the person answered."""
+
+
+@runtime_checkable
+class Notes(Protocol):
+    """What the bot still has to tell a person (:class:`cogs.access.Access`: a permission
+    Discord refused it), added to their next private answer."""
+
+    async def take(self, interaction: discord.Interaction[Any]) -> list[str]: ...
+
+
+async def _notes(interaction: discord.Interaction[Any], ephemeral: bool) -> list[str]:
+    """The notes for the person answered, when the answer is private."""
+    keeper = interaction.extras.get(NOTES)
+    public = thinking(interaction) and interaction.extras.get("public")
+    if not ephemeral or public or not isinstance(keeper, Notes):
+        return []
+    return await keeper.take(interaction)
+
+
 async def send(
     interaction: discord.Interaction[Any],
     content: str,
@@ -144,7 +165,31 @@ async def send(
     original response is "thinking" (:func:`thinking`), an edit of that message (which
     keeps the ephemerality chosen when deferring); else a follow-up message.
 
+    A private answer also says what the bot still has to tell the person (:class:`Notes`):
+    below a plain text that has room for it, else in follow-ups (a message with buttons
+    or pictures, such as a hand, is redrawn later: a note there would not stay).
+
     Returns the message of an edit or a follow-up, None for a first response."""
+    text = clip(content)
+    notes = await _notes(interaction, ephemeral)
+    plain = not files and view is None
+    if notes and plain and len(joined := "\n".join([text, *notes])) <= MAX_CONTENT:
+        text, notes = joined, []
+    message = await _answer(interaction, text, ephemeral, files, view)
+    for note in notes:
+        await interaction.followup.send(
+            clip(note), ephemeral=True, wait=True, allowed_mentions=NO_PINGS
+        )
+    return message
+
+
+async def _answer(
+    interaction: discord.Interaction[Any],
+    text: str,
+    ephemeral: bool,
+    files: list[discord.File] | None,
+    view: discord.ui.View | None,
+) -> discord.Message | None:
     kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
     if view is not None:
         kwargs["view"] = view
@@ -152,18 +197,16 @@ async def send(
         if thinking(interaction):
             if files:
                 kwargs["attachments"] = files
-            message = await interaction.edit_original_response(content=clip(content), **kwargs)
+            message = await interaction.edit_original_response(content=text, **kwargs)
             interaction.extras[ANSWERED] = True
             interaction.extras[ORIGINAL_ID] = message.id
             return message
         if files:
             kwargs["files"] = files
         if not interaction.response.is_done():
-            await interaction.response.send_message(clip(content), ephemeral=ephemeral, **kwargs)
+            await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
             return None
-        return await interaction.followup.send(
-            clip(content), ephemeral=ephemeral, wait=True, **kwargs
-        )
+        return await interaction.followup.send(text, ephemeral=ephemeral, wait=True, **kwargs)
     finally:
         release(view)
 

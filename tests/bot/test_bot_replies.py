@@ -17,7 +17,7 @@ import pytest
 
 from batak import Match, preset
 from cogs.live import LiveHands
-from cogs.replies import Languages, fail, original_id, send, thinking
+from cogs.replies import NOTES, Languages, fail, original_id, send, thinking
 from cogs.service import ServiceError, Table
 from data import Store
 from tests.bot.test_bot_render import fake_table
@@ -221,3 +221,35 @@ async def test_an_open_hand_is_edited_through_the_route_of_its_message() -> None
     finally:
         await live.close()
 
+
+@dataclass
+class Kept:
+    """Notes kept for a person (what cogs.access.Access keeps): given once."""
+
+    notes: list[str]
+
+    async def take(self, interaction: discord.Interaction[Any]) -> list[str]:
+        taken, self.notes = self.notes, []
+        return taken
+
+
+async def test_a_private_answer_carries_what_the_person_still_has_to_hear() -> None:
+    i: Any = FakeInteraction()
+    i.extras[NOTES] = Kept(["⚠️ a permission"])
+    await i.response.defer(ephemeral=True, thinking=True)
+    await send(i, "done")
+    assert i.calls[-1] == ("edit_original", "done\n⚠️ a permission")
+    # A message with buttons (a hand, redrawn later): the note comes on its own after it.
+    j: Any = FakeInteraction()
+    j.extras[NOTES] = Kept(["⚠️ a permission"])
+    await j.response.defer(ephemeral=True, thinking=True)
+    await send(j, "a hand", view=discord.ui.View())
+    assert j.calls[1:] == [("edit_original", "a hand"), ("followup", "⚠️ a permission")]
+    assert j.deprecated == []
+    # A public answer never carries them: they wait for a private one.
+    k: Any = FakeInteraction()
+    k.extras[NOTES] = kept = Kept(["⚠️ a permission"])
+    await k.response.defer(thinking=True)
+    k.extras["public"] = True
+    await send(k, "the leaderboard", ephemeral=False)
+    assert k.calls[-1] == ("edit_original", "the leaderboard") and kept.notes
