@@ -303,3 +303,40 @@ class Access:
         if not await self.told_of(table, error, interaction):
             return error
         return ServiceError("error.refused")
+
+    async def where_to_open(self, interaction: discord.Interaction[Any], threaded: bool) -> bool:
+        """Whether a new table opens in a thread of its own (else where the command was
+        given), judged before anything is made by the bot's permissions there (sent with
+        every interaction): a thread only if the bot may create it, post in it and attach
+        the table's picture there, so none is left empty; the channel only if it may
+        post that message there. What it lacks is said in the answer; nowhere to post
+        refuses the table (``error.not_opened``)."""
+        here = interaction.app_permissions
+        channel_id = interaction.channel_id or 0
+        if threaded:
+            lack = first_lacking(here, (VIEW, THREADS, SEND_IN_THREADS, ATTACH))
+            if lack is None:
+                return True
+            await self.refused(None, Refusal(channel_id, (lack,)), interaction)
+        in_thread = isinstance(interaction.channel, discord.Thread)
+        lack = first_lacking(here, needs("send", thread=in_thread, files=True))
+        if lack is not None:
+            await self.refused(None, Refusal(channel_id, (lack,)), interaction)
+            raise ServiceError("error.not_opened")
+        return False
+
+
+async def close_thread(thread: discord.Thread) -> None:
+    """Close a thread of the bot's that holds no table: archived, and locked only where
+    the bot has Manage Threads. Never deleted: deleting a thread takes Manage Threads
+    (developers/resources/channel.mdx, Delete/Close Channel), which the bot's invite does
+    not ask for, while its creator may archive it without (developers/topics/
+    threads.mdx, Editing & Deleting Threads)."""
+    perms = permissions_in(thread)
+    changes: dict[str, Any] = {"archived": True}
+    if perms is not None and perms.manage_threads:
+        changes["locked"] = True
+    try:
+        await thread.edit(**changes)
+    except discord.HTTPException as exc:
+        log.info("thread %s stays open: %s", thread.id, exc)

@@ -20,7 +20,7 @@ from discord.ext import commands
 from data import user_key
 
 from . import pictures
-from .access import Access
+from .access import Access, close_thread
 from .announcements import Announcer
 from .components import HandClick, TableClick, parse_custom_id
 from .components.panel import HouseClick, parse_house_id
@@ -209,47 +209,37 @@ class BatakCog(
             if existing.seat_of(user.id) is not None:
                 raise ServiceError("error.already_at_table", table=existing.id)
         # One table per host: a second /batak new meanwhile (30 at once, say) is
-        # answered at once, before a thread is made; the store's unique key holds too.
+        # answered at once, before anything is made; the store's unique key holds too.
         async with self.service.opening(guild_id, user.id):
             g = await self.store.get_guild_settings(guild_id)
-            thread: discord.Thread | None = None
-            if g.use_threads and isinstance(channel, discord.TextChannel):
-                try:
-                    thread = await channel.create_thread(
-                        name=t("thread.name", lang, name=display_name(user))[:100],
-                        type=discord.ChannelType.public_thread,
-                        auto_archive_duration=10080 if (pace or g.pace) == "async" else 1440,
-                    )
-                except discord.HTTPException as exc:
-                    if not await self.access.told_of(None, exc, interaction):
-                        log.info("no thread for a new table in %s: %s", channel_id, exc)
-            thread_id = thread.id if thread is not None else None
-            try:
-                table = await self.service.create_table(
-                    guild_id,
-                    channel_id,
-                    user.id,
-                    display_name(user),
-                    guild=g,
-                    preset_name=preset,
-                    deals=deals,
-                    pace=pace,
-                    thread_id=thread_id,
-                    casual=casual,
-                    language=await self.languages.server(guild_id, interaction.guild_locale),
-                    options=options,
-                )
-            except BaseException:
-                if thread is not None:  # no table for it after all
-                    with contextlib.suppress(discord.HTTPException):
-                        await thread.delete()
-                raise
+            threaded = await self.access.where_to_open(
+                interaction, g.use_threads and isinstance(channel, discord.TextChannel)
+            )
+            table = await self.service.create_table(
+                guild_id,
+                channel_id,
+                user.id,
+                display_name(user),
+                guild=g,
+                preset_name=preset,
+                deals=deals,
+                pace=pace,
+                casual=casual,
+                language=await self.languages.server(guild_id, interaction.guild_locale),
+                options=options,
+            )
+        thread: discord.Thread | None = None
+        if threaded and isinstance(channel, discord.TextChannel):
+            thread = await self._open_thread(interaction, table, channel, lang, pace or g.pace)
         try:
             await self.announcer.post_table_message(table)
         except discord.Forbidden as exc:
             await self.service.cancel(table.id, user.id, is_admin=True)
+            if thread is not None:
+                await close_thread(thread)
             await self.access.told_of(table, exc, interaction)
             raise ServiceError("error.not_opened") from exc
+        thread_id = thread.id if thread is not None else None
         if thread_id is not None:
             try:
                 await self.announcer.post_link(table, channel_id)
@@ -268,6 +258,35 @@ class BatakCog(
         )
         text += "\n" + t("new.house_hint", lang, rules=t("button.house_rules", public))
         await send(interaction, text)
+
+    async def _open_thread(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        channel: discord.TextChannel,
+        lang: str,
+        pace: str,
+    ) -> discord.Thread | None:
+        """The lobby's thread, made once its table exists and attached to it; None (the
+        table stays in the channel) when Discord refuses one."""
+        name = t("thread.name", lang, name=display_name(interaction.user))[:100]
+        try:
+            thread = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080 if pace == "async" else 1440,
+            )
+        except discord.HTTPException as exc:
+            if not await self.access.told_of(table, exc, interaction):
+                log.info("no thread for table %s in %s: %s", table.id, channel.id, exc)
+            return None
+        try:
+            await self.service.attach_thread(table.id, thread.id)
+        except Exception:
+            log.exception("table %s: its thread %s could not be attached", table.id, thread.id)
+            await close_thread(thread)
+            return None
+        return thread
 
     @new.autocomplete("rules")
     async def _rules_complete(

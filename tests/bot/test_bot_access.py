@@ -27,6 +27,7 @@ from cogs.access import (
     Access,
     Refusal,
     action_of,
+    close_thread,
     lacking,
     needs,
     refusal_of,
@@ -214,3 +215,42 @@ async def test_a_refused_command_is_answered_with_the_permission(store: Store) -
     assert "**Send Messages, Attach Files**" in (await access.take(host))[0]
     other = ValueError("not a refusal")
     assert await access.explain(host, other, table) is other
+
+
+async def test_where_a_new_table_opens_follows_the_bots_permissions(store: Store) -> None:
+    access = Access(Bot(), Languages(store))  # type: ignore[arg-type]
+    everything: Any = Person(1, app_permissions=discord.Permissions.all())
+    assert await access.where_to_open(everything, True) is True
+    assert await access.take(everything) == []
+    no_threads: Any = Person(
+        1,
+        app_permissions=discord.Permissions(
+            view_channel=True, send_messages=True, attach_files=True
+        ),
+    )
+    assert await access.where_to_open(no_threads, True) is False  # here, and said why
+    assert ["**Create Public Threads**" in n for n in await access.take(no_threads)] == [True]
+    nothing: Any = Person(1, app_permissions=discord.Permissions(view_channel=True))
+    with pytest.raises(ServiceError) as refused_here:
+        await access.where_to_open(nothing, True)
+    assert refused_here.value.key == "error.not_opened"
+    notes = await access.take(nothing)
+    assert len(notes) == 2 and "**Create Public Threads**" in notes[0]
+    assert "**Send Messages**" in notes[1]
+
+
+@dataclass
+class Thread:
+    """A thread of the bot's (the parts close_thread uses); any permission unknown."""
+
+    id: int = 77
+    edits: list[dict[str, Any]] = field(default_factory=list)
+
+    async def edit(self, **changes: Any) -> None:
+        self.edits.append(changes)
+
+
+async def test_a_thread_without_its_table_is_archived_never_deleted() -> None:
+    thread: Any = Thread()
+    await close_thread(thread)
+    assert thread.edits == [{"archived": True}]  # no lock without Manage Threads
