@@ -25,12 +25,13 @@ from batak import PASS, Action
 from data import MatchSummary, PendingAnnouncement, Store
 
 from . import pictures
+from .access import Access
 from .components import TableButton, has_component, table_id, table_view, view_of
 from .i18n import t
 from .live import LiveHands
 from .pacing import EditPacer
 from .pictures import files_of
-from .replies import NO_PINGS
+from .replies import NO_PINGS, Languages
 from .review import review_view
 from .seats import SeatNotices
 from .service import Actor, CloseReason, Table, TableService
@@ -61,12 +62,16 @@ class Announcer:
         store: Store,
         service: TableService,
         config: BotConfig,
+        access: Access | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
         self.service = service
-        self.pacer = EditPacer(config.table_edit_interval, self._edit_table_message)
-        self.notice_pacer = EditPacer(max(2.0, config.table_edit_interval), self._edit_turn_notice)
+        self.access = access or Access(bot, Languages(store))  # refused permissions, told
+        edit_table = self.access.guarded(self.find, self._edit_table_message)
+        self.pacer = EditPacer(config.table_edit_interval, edit_table)
+        edit_notice = self.access.guarded(self.find, self._edit_turn_notice)
+        self.notice_pacer = EditPacer(max(2.0, config.table_edit_interval), edit_notice)
         self.grace = {"live": config.ping_grace_live, "async": config.ping_grace_async}
         self.live: LiveHands | None = None  # set by cogs.hands.Hands
         self.watchers: LiveHands | None = None  # set by cogs.watch.Watchers
@@ -96,11 +101,13 @@ class Announcer:
         for task in list(self._tasks):
             task.cancel()
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
+    def _spawn(self, coro: Any, table: Table | None = None) -> None:
+        """Run ``coro``; a permission refused at ``table`` is told (Access.guard)."""
+        task = asyncio.get_running_loop().create_task(self.access.run(coro, table))
         self._tasks.add(task)
 
         def done(t_: asyncio.Task[Any]) -> None:
+            coro.close()  # a task cancelled before it ran never awaited it
             self._tasks.discard(t_)
             if not t_.cancelled() and t_.exception() is not None:
                 log.error("background task failed", exc_info=t_.exception())
@@ -194,12 +201,12 @@ class Announcer:
             return
         visible = self.live is not None and self.live.visible(table.id, user_id)
         if mode == "every" or not visible:
-            self._spawn(self._turn_notice(table, seat, table.move))
+            self._spawn(self._turn_notice(table, seat, table.move), table)
         else:  # they see their turn in their hand; a ping only if they do not act
             move = table.move
             self._graces[table.id] = asyncio.get_running_loop().call_later(
                 self.grace.get(table.pace, self.grace["live"]),
-                lambda: self._spawn(self._turn_notice(table, seat, move)),
+                lambda: self._spawn(self._turn_notice(table, seat, move), table),
             )
 
     async def action_applied(self, table: Table, seat: int, action: Action, actor: Actor) -> None:
@@ -216,7 +223,7 @@ class Announcer:
         if table.is_daily:
             return
         self._follow(table)
-        self._spawn(self._post_deal_summary(table, index))
+        self._spawn(self._post_deal_summary(table, index), table)
 
     def _end(self, table: Table) -> None:
         handle = self._graces.pop(table.id, None)
@@ -250,9 +257,8 @@ class Announcer:
         while len(self.closed) > 100:
             self.closed.pop(next(iter(self.closed)))
         self._end(table)
-        self._spawn(
-            self._edit_links(table, t("table.cancelled", table_language(table), table=table.id))
-        )
+        cancelled = t("table.cancelled", table_language(table), table=table.id)
+        self._spawn(self._edit_links(table, cancelled), table)
 
     async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
         if table.is_daily:
@@ -262,7 +268,7 @@ class Announcer:
         text = t(f"seat.{change}", lang, name=name, seat=seat + 1)
         self.notes[table.id] = text
         self.pacer.request(table.id)
-        self._spawn(self._post(table, text))
+        self._spawn(self._post(table, text), table)
 
     async def seat_request(
         self, table: Table, request: SeatRequest, state: SeatRequestState
@@ -289,7 +295,7 @@ class Announcer:
         self.notes[table.id] = text
         self.pacer.request(table.id)
         if handed_over:  # a computer takes the seat: the table is told once
-            self._spawn(self._post(table, text))
+            self._spawn(self._post(table, text), table)
 
     # ------------------------------------------------------------------ notices and posts
     def _notice_lock(self, table_id: int) -> asyncio.Lock:
@@ -482,6 +488,7 @@ class Announcer:
             try:
                 await self._post_announcement(table, ann)
             except discord.HTTPException as exc:
+                await self.access.told_of(table, exc)  # a permission: the host hears which
                 tries = self._failures[ann.id] = self._failures.get(ann.id, 0) + 1
                 if 400 <= exc.status < 500 and exc.status != 429 and tries >= 5:
                     log.error(
@@ -561,6 +568,7 @@ class Announcer:
                     return True
         except discord.HTTPException as exc:  # no Read Message History here: rely on nonce
             log.info("table %s: cannot read the channel's history: %s", table.id, exc)
+            await self.access.told_of(table, exc)
         return False
 
     async def sweep(self, every: float = 60.0) -> None:
@@ -579,7 +587,7 @@ class Announcer:
             if table.is_daily:
                 continue
             if table.game.table_message_id is None:
-                self._spawn(self.post_table_message(table))
+                self._spawn(self.post_table_message(table), table)
             else:
                 self.pacer.request(table.id)
             self.notice_pacer.request(table.id)

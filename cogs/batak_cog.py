@@ -20,6 +20,7 @@ from discord.ext import commands
 from data import user_key
 
 from . import pictures
+from .access import Access, close_thread
 from .announcements import Announcer
 from .components import HandClick, TableClick, parse_custom_id
 from .components.panel import HouseClick, parse_house_id
@@ -29,7 +30,7 @@ from .house import HousePanel
 from .i18n import ls, t
 from .names import names_of, seat_names_of
 from .pictures import files_of
-from .replies import Languages, defer_public, fail, guild_of, is_admin, send
+from .replies import NOTES, Languages, defer_public, fail, guild_of, is_admin, send
 from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
 from .seats import SeatCommands
 from .service import ServiceError, Table
@@ -98,7 +99,8 @@ class BatakCog(
         self.store = bot.store
         self.service = bot.service
         self.languages = Languages(bot.store)
-        self.announcer = Announcer(bot, bot.store, bot.service, bot.config)
+        self.access = Access(bot, self.languages)
+        self.announcer = Announcer(bot, bot.store, bot.service, bot.config, self.access)
         self.hands = Hands(
             bot.store, bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
         )
@@ -116,6 +118,19 @@ class BatakCog(
         """After a restart: redraw every open table and re-send the turn notices."""
         await self.announcer.refresh_all()
 
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Every command of the cog: its private answer tells what the bot still has to
+        tell its author (a permission Discord refused: :class:`cogs.access.Access`)."""
+        interaction.extras[NOTES] = self.access
+        return True
+
+    async def _failed(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
+        """Answer an error; a permission Discord refused is named (and the host told)."""
+        table = self.announcer.find(int(interaction.extras.get("table") or 0))
+        await fail(
+            interaction, await self.access.explain(interaction, error, table), self.languages
+        )
+
     # ------------------------------------------------------------------ clicks
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -130,6 +145,7 @@ class BatakCog(
         the table): any other press is refused privately and changes nothing."""
         if interaction.type is not discord.InteractionType.component:
             return
+        interaction.extras[NOTES] = self.access
         data: Any = interaction.data or {}
         cid = str(data.get("custom_id", ""))
         try:
@@ -159,7 +175,7 @@ class BatakCog(
             else:
                 await self.house.on_click(interaction, click)
         except Exception as exc:
-            await fail(interaction, exc, self.languages)
+            await self._failed(interaction, exc)
 
     # ------------------------------------------------------------------ errors
     async def command_failed(
@@ -167,7 +183,7 @@ class BatakCog(
     ) -> None:
         """The tree's ``on_error`` (:class:`cogs.tree.BatakTree`): the one answer of a
         failed command."""
-        await fail(interaction, service_error(error), self.languages)
+        await self._failed(interaction, service_error(error))
 
     def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         channel_id = interaction.channel_id or 0
@@ -224,50 +240,43 @@ class BatakCog(
             if existing.seat_of(user.id) is not None:
                 raise ServiceError("error.already_at_table", table=existing.id)
         # One table per host: a second /batak new meanwhile (30 at once, say) is
-        # answered at once, before a thread is made; the store's unique key holds too.
+        # answered at once, before anything is made; the store's unique key holds too.
         async with self.service.opening(guild_id, user.id):
             g = await self.store.get_guild_settings(guild_id)
-            thread: discord.Thread | None = None
-            if g.use_threads and isinstance(channel, discord.TextChannel):
-                try:
-                    thread = await channel.create_thread(
-                        name=t("thread.name", lang, name=display_name(user))[:100],
-                        type=discord.ChannelType.public_thread,
-                        auto_archive_duration=10080 if (pace or g.pace) == "async" else 1440,
-                    )
-                except discord.HTTPException as exc:
-                    log.info("no thread for a new table in %s: %s", channel_id, exc)
-            thread_id = thread.id if thread is not None else None
-            try:
-                table = await self.service.create_table(
-                    guild_id,
-                    channel_id,
-                    user.id,
-                    display_name(user),
-                    guild=g,
-                    preset_name=preset,
-                    deals=deals,
-                    pace=pace,
-                    thread_id=thread_id,
-                    casual=casual,
-                    language=await self.languages.server(guild_id, interaction.guild_locale),
-                    options=options,
-                )
-            except BaseException:
-                if thread is not None:  # no table for it after all
-                    with contextlib.suppress(discord.HTTPException):
-                        await thread.delete()
-                raise
+            threaded = await self.access.where_to_open(
+                interaction, g.use_threads and isinstance(channel, discord.TextChannel)
+            )
+            table = await self.service.create_table(
+                guild_id,
+                channel_id,
+                user.id,
+                display_name(user),
+                guild=g,
+                preset_name=preset,
+                deals=deals,
+                pace=pace,
+                casual=casual,
+                language=await self.languages.server(guild_id, interaction.guild_locale),
+                options=options,
+            )
+        thread: discord.Thread | None = None
+        if threaded and isinstance(channel, discord.TextChannel):
+            thread = await self._open_thread(interaction, table, channel, lang, pace or g.pace)
         try:
             await self.announcer.post_table_message(table)
         except discord.Forbidden as exc:
             await self.service.cancel(table.id, user.id, is_admin=True)
-            raise ServiceError("error.cannot_post") from exc
+            if thread is not None:
+                await close_thread(thread)
+            await self.access.told_of(table, exc, interaction)
+            raise ServiceError("error.not_opened") from exc
+        thread_id = thread.id if thread is not None else None
         if thread_id is not None:
             try:
                 await self.announcer.post_link(table, channel_id)
             except discord.HTTPException as exc:
-                log.info("no link to the thread of table %s: %s", table.id, exc)
+                if not await self.access.told_of(table, exc, interaction):
+                    log.info("no link to the thread of table %s: %s", table.id, exc)
         where = f"<#{thread_id}>" if thread_id else f"<#{channel_id}>"
         public = table_language(table)  # the buttons named are the table message's
         text = t(
@@ -280,6 +289,35 @@ class BatakCog(
         )
         text += "\n" + t("new.house_hint", lang, rules=t("button.house_rules", public))
         await send(interaction, text)
+
+    async def _open_thread(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        channel: discord.TextChannel,
+        lang: str,
+        pace: str,
+    ) -> discord.Thread | None:
+        """The lobby's thread, made once its table exists and attached to it; None (the
+        table stays in the channel) when Discord refuses one."""
+        name = t("thread.name", lang, name=display_name(interaction.user))[:100]
+        try:
+            thread = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080 if pace == "async" else 1440,
+            )
+        except discord.HTTPException as exc:
+            if not await self.access.told_of(table, exc, interaction):
+                log.info("no thread for table %s in %s: %s", table.id, channel.id, exc)
+            return None
+        try:
+            await self.service.attach_thread(table.id, thread.id)
+        except Exception:
+            log.exception("table %s: its thread %s could not be attached", table.id, thread.id)
+            await close_thread(thread)
+            return None
+        return thread
 
     @new.autocomplete("rules")
     async def _rules_complete(

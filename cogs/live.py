@@ -2,11 +2,15 @@
 
 A person's hand is an ephemeral message: the bot cannot fetch or edit it through the
 channel, only through the token of the interaction that made it (or of a press on it).
-That token lives 15 minutes. :class:`LiveHands` keeps, per person and table, the latest
-hand message and the freshest token that can edit it, and redraws the message whenever
-what it shows changes (their turn starts, a card lands, a trick, deal or match ends).
-Edits are coalesced per message by an :class:`~cogs.pacing.EditPacer`, and an edit that
-would show the same thing is not sent at all.
+That token lives 15 minutes. A hand that is the interaction's original response (the
+answer that replaced its "thinking" message, or the message whose button was pressed)
+is edited through the ``@original`` route, a follow-up message through its own id
+(developers/interactions/receiving-and-responding.mdx, Edit Original Interaction
+Response and Edit Followup Message). :class:`LiveHands` keeps, per person and table,
+the latest hand message and the freshest token that can edit it, and redraws the
+message whenever what it shows changes (their turn starts, a card lands, a trick, deal
+or match ends). Edits are coalesced per message by an :class:`~cogs.pacing.EditPacer`,
+and an edit that would show the same thing is not sent at all.
 
 Opening the hand again makes the new message the current one; the old one is edited to
 say it was replaced. A press on any hand message makes that message current again.
@@ -25,11 +29,17 @@ import discord
 from .components import release
 from .i18n import t
 from .pacing import EditPacer
-from .replies import NO_PINGS
+from .replies import NO_PINGS, original_id
 from .service import Table
 
 log = logging.getLogger(__name__)
 
+ORIGINAL = "@original"
+"""The message id that names an interaction's original response in its webhook's routes:
+Edit Original Interaction Response is Edit Webhook Message on ``messages/@original``
+(developers/interactions/receiving-and-responding.mdx). discord.py's
+``Webhook.edit_message`` only puts the id in the route (its annotation says int); the
+webhook, not the whole interaction, is what a hand keeps."""
 TOKEN_LIFE = 15 * 60.0
 """How long Discord accepts an interaction token (follow-ups, edits of its messages)."""
 TOKEN_MARGIN = 60.0
@@ -55,6 +65,9 @@ class LiveHand:
     user_id: int
     message_id: int
     webhook: discord.Webhook
+    """The webhook of the interaction whose token edits the message."""
+    original: bool
+    """The message is that interaction's original response (edited as ``@original``)."""
     issued: float
     lang: str
     shown: str = ""
@@ -118,17 +131,22 @@ class LiveHands:
         picture: Any = None,
     ) -> None:
         """``message_id`` now shows the person's hand and ``interaction``'s token can edit
-        it (a new hand, or a press on one). It becomes the person's current hand."""
+        it (a new hand, or a press on one, answered already: whether the message is the
+        interaction's original response is known from then on). It becomes the
+        person's current hand."""
         current = self._current.setdefault(table.id, {})
         old = current.get(user_id)
         if old is not None and old != message_id and old in self._hands:
             self._hands[old].replaced = True
             self.pacer.request(old)
+        original = original_id(interaction) == message_id
         hand = self._hands.get(message_id)
         if hand is None or hand.table_id != table.id:
-            hand = LiveHand(table.id, user_id, message_id, interaction.followup, 0.0, lang)
+            hand = LiveHand(
+                table.id, user_id, message_id, interaction.followup, original, 0.0, lang
+            )
             self._hands[message_id] = hand
-        hand.webhook = interaction.followup
+        hand.webhook, hand.original = interaction.followup, original
         hand.issued = self._clock()
         hand.lang = lang
         hand.replaced = False
@@ -216,7 +234,8 @@ class LiveHands:
                 self.forget(message_id)
         try:
             self.edits += 1
-            await hand.webhook.edit_message(message_id, allowed_mentions=NO_PINGS, **kwargs)
+            target: Any = ORIGINAL if hand.original else message_id
+            await hand.webhook.edit_message(target, allowed_mentions=NO_PINGS, **kwargs)
         except (discord.NotFound, discord.Forbidden):
             self.forget(message_id)  # deleted, or the token is no longer accepted
         except discord.HTTPException as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
@@ -14,7 +14,7 @@ from data import Store, StoreError, UserSettings
 from .components import release
 from .i18n import language_of, resolve, t
 from .service import ServiceError
-from .text.words import clip
+from .text.words import MAX_CONTENT, clip
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,67 @@ class Languages:
         self._languages[guild_id] = language
 
 
+ANSWERED = "original_answered"
+"""``interaction.extras`` key: the original response is no longer the "thinking"
+message of a deferral (:func:`send` edited it, or :func:`fail` deleted it)."""
+ORIGINAL_ID = "original_id"
+"""``interaction.extras`` key: the id of the message that replaced the "thinking" one."""
+
+
+def thinking(interaction: discord.Interaction[Any]) -> bool:
+    """True while the interaction's original response is still the "thinking" message of
+    a deferral (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, type 5) that nothing replaced yet.
+
+    Its answer must then be an edit of that message: a follow-up sent right after such
+    a deferral only stands in for Edit Original Interaction Response for backwards
+    compatibility, which Discord deprecates (developers/interactions/
+    receiving-and-responding.mdx, Create Followup Message). After a deferred update of a
+    component (type 6) or any other first response there is no loading message: a new
+    message is a follow-up."""
+    return (
+        interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+        and not interaction.extras.get(ANSWERED)
+    )
+
+
+def original_id(interaction: discord.Interaction[Any]) -> int | None:
+    """The id of the interaction's original response message, when the bot knows it: the
+    message that replaced its "thinking" one, or the message whose component was pressed
+    once the press was answered by updating it (types 6 and 7). That message is edited
+    through the ``@original`` route of the interaction's token."""
+    known = interaction.extras.get(ORIGINAL_ID)
+    if isinstance(known, int):
+        return known
+    updated = (
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    )
+    if interaction.response.type in updated and interaction.message is not None:
+        return interaction.message.id
+    return None
+
+
+NOTES = "notes"
+"""``interaction.extras`` key: the :class:`Notes` of the person answered."""
+
+
+@runtime_checkable
+class Notes(Protocol):
+    """What the bot still has to tell a person (:class:`cogs.access.Access`: a permission
+    Discord refused it), added to their next private answer."""
+
+    async def take(self, interaction: discord.Interaction[Any]) -> list[str]: ...
+
+
+async def _notes(interaction: discord.Interaction[Any], ephemeral: bool) -> list[str]:
+    """The notes for the person answered, when the answer is private."""
+    keeper = interaction.extras.get(NOTES)
+    public = thinking(interaction) and interaction.extras.get("public")
+    if not ephemeral or public or not isinstance(keeper, Notes):
+        return []
+    return await keeper.take(interaction)
+
+
 async def send(
     interaction: discord.Interaction[Any],
     content: str,
@@ -99,20 +160,53 @@ async def send(
     ephemeral: bool = True,
     files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
-) -> discord.WebhookMessage | None:
-    """Answer an interaction (first response or follow-up), never pinging anyone.
+) -> discord.Message | None:
+    """Answer an interaction, never pinging anyone: its first response; else, while its
+    original response is "thinking" (:func:`thinking`), an edit of that message (which
+    keeps the ephemerality chosen when deferring); else a follow-up message.
 
-    Returns the message of a follow-up (a deferred answer), None for a first response."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
-    if files:
-        kwargs["files"] = files
+    A private answer also says what the bot still has to tell the person (:class:`Notes`):
+    below a plain text that has room for it, else in follow-ups (a message with buttons
+    or pictures, such as a hand, is redrawn later: a note there would not stay).
+
+    Returns the message of an edit or a follow-up, None for a first response."""
+    text = clip(content)
+    notes = await _notes(interaction, ephemeral)
+    plain = not files and view is None
+    if notes and plain and len(joined := "\n".join([text, *notes])) <= MAX_CONTENT:
+        text, notes = joined, []
+    message = await _answer(interaction, text, ephemeral, files, view)
+    for note in notes:
+        await interaction.followup.send(
+            clip(note), ephemeral=True, wait=True, allowed_mentions=NO_PINGS
+        )
+    return message
+
+
+async def _answer(
+    interaction: discord.Interaction[Any],
+    text: str,
+    ephemeral: bool,
+    files: list[discord.File] | None,
+    view: discord.ui.View | None,
+) -> discord.Message | None:
+    kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
     if view is not None:
         kwargs["view"] = view
     try:
-        if interaction.response.is_done():
-            return await interaction.followup.send(clip(content), wait=True, **kwargs)
-        await interaction.response.send_message(clip(content), **kwargs)
-        return None
+        if thinking(interaction):
+            if files:
+                kwargs["attachments"] = files
+            message = await interaction.edit_original_response(content=text, **kwargs)
+            interaction.extras[ANSWERED] = True
+            interaction.extras[ORIGINAL_ID] = message.id
+            return message
+        if files:
+            kwargs["files"] = files
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+            return None
+        return await interaction.followup.send(text, ephemeral=ephemeral, wait=True, **kwargs)
     finally:
         release(view)
 
@@ -160,10 +254,12 @@ async def fail(
         text = t("error.storage", lang)
     else:
         text = t("error.unexpected", lang)
-    if interaction.extras.get("public") and interaction.response.is_done():
-        # Not in front of the channel: take the public "thinking" message away first.
+    if interaction.extras.get("public") and thinking(interaction):
+        # Not in front of the channel: take the public "thinking" message away first;
+        # the answer is then a new (private) follow-up message.
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
+            interaction.extras[ANSWERED] = True
     with contextlib.suppress(discord.HTTPException):
         await send(interaction, text)
 

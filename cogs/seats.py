@@ -46,6 +46,11 @@ class SeatNotices:
         """(table, person) -> the message asking the host, edited once it is answered."""
 
     async def request(self, table: Table, request: SeatRequest, state: SeatRequestState) -> None:
+        """Post about a seat request (a permission Discord refuses: the host is told)."""
+        async with self.announcer.access.guard(table):
+            await self._request(table, request, state)
+
+    async def _request(self, table: Table, request: SeatRequest, state: SeatRequestState) -> None:
         lang = table_language(table)
         seat = request.seat + 1
         name = safe_name(request.name) or t("seat.player", lang, n=seat)
@@ -72,6 +77,10 @@ class SeatNotices:
 
     async def host(self, table: Table, user_id: int, name: str) -> None:
         """The host left: the table is told, and the new host pinged."""
+        async with self.announcer.access.guard(table):
+            await self._host(table, user_id, name)
+
+    async def _host(self, table: Table, user_id: int, name: str) -> None:
         lang = table_language(table)
         text = t("seat.host", lang, mention=f"<@{user_id}>")
         self.announcer.notes[table.id] = t(

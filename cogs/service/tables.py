@@ -239,9 +239,9 @@ class TableService(SeatTables, LobbyRules):
 
     @contextlib.asynccontextmanager
     async def opening(self, guild_id: int, host_id: int) -> AsyncIterator[None]:
-        """Held while a person opens a table (the cog creates a thread first): a second
-        ``/batak new`` of theirs meanwhile, or one while they host an open table, is
-        refused at once, before anything is created. The store's unique key holds
+        """Held while a person opens a table (the cog first checks where it may post): a
+        second ``/batak new`` of theirs meanwhile, or one while they host an open table,
+        is refused at once, before anything is created. The store's unique key holds
         even without this (several processes on one database)."""
         key = (guild_id, host_id)
         if key in self._opening:
@@ -254,6 +254,15 @@ class TableService(SeatTables, LobbyRules):
             yield
         finally:
             self._opening.discard(key)
+
+    async def attach_thread(self, table_id: int, thread_id: int) -> Table:
+        """The lobby's thread, made right after its table (so a table that is refused
+        never leaves an empty thread behind): the table lives there from now on."""
+        table = self._lobby(table_id)
+        async with self._hold(table):
+            await self.store.set_thread(table.id, thread_id)
+            table.game = replace(table.game, thread_id=thread_id)
+        return table
 
     def _lobby(self, table_id: int) -> Table:
         table = self.get(table_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
 from batak import Match, preset
@@ -31,7 +32,12 @@ class EditLog:
 
 @dataclass
 class Press:
+    """An interaction whose token made the hand as a follow-up message (edited by id)."""
+
     followup: EditLog
+    extras: dict[str, Any] = field(default_factory=dict)
+    message: Any = None
+    response: Any = field(default_factory=lambda: SimpleNamespace(type=None))
 
 
 class Hands:

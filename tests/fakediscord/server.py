@@ -676,6 +676,9 @@ class FakeDiscord:
         self.route_counts: Counter[str] = Counter()
         self.unhandled: list[tuple[str, str]] = []
         self.errors_served: list[tuple[str, str, int, int]] = []  # method, path, status, code
+        self.deprecated_followups: list[str] = []
+        """Interactions (names) answered by a follow-up while their original response was
+        still a deferral's loading message (Discord deprecates that fallback)."""
         self.injected_429: list[Injected429] = []
         self.rate_limits: list[RateLimitRule] = []
         self.served_429 = 0
@@ -2528,6 +2531,7 @@ class FakeDiscord:
         if rec.ack_type == 5 and original is not None and original.loading:
             # The first follow-up after a deferred response replaces the loading message,
             # and keeps the ephemerality chosen at defer time.
+            self.deprecated_followups.append(rec.name)
             validate_message(payload, FormErrors(), creating=True, has_files=bool(files))
             await self._edit_and_dispatch(original, payload, files)
             rec.response_event.set()
