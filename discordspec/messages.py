@@ -236,7 +236,7 @@ def component_rules(
                 prefix,
                 "BASE_TYPE_MAX_LENGTH",
                 f"Must be {V2_COMPONENTS_MAX} or fewer in length.",
-                docs(COMPONENTS, "Component Reference (introduction: up to 40 components)"),
+                docs(COMPONENTS, "introduction, before What is a Component"),
                 V2_COMPONENTS_MAX,
             )
         )
