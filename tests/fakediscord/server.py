@@ -16,7 +16,10 @@ with Discord's own status and error code:
   of that response and deprecates, is refused (400, ``deprecated_followups``);
 * ephemeral messages exist only for their user: channel endpoints answer 404 / 10008;
 * empty messages (400 / 50006), file size over the attachment limit (413 / 40005);
-* permissions (view / send / send in threads / attach / embed / create threads: 403 / 50013);
+* permissions (view / send / send in threads / attach / embed / create threads: 403 / 50013),
+  and per route: deleting or modifying a thread (MANAGE_THREADS, also for its creator;
+  unarchiving an unlocked one needs SEND_MESSAGES), pins (PIN_MESSAGES), deleting someone
+  else's message and bulk deletes (MANAGE_MESSAGES);
 * privileged intents are refused unless allowed (gateway close 4014);
 * optional 429s, injected or from per-route buckets, with ``Retry-After`` and ``Via``.
 
@@ -68,7 +71,8 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
-ALL_PERMISSIONS = (1 << 51) - 1
+PIN_MESSAGES = 1 << 51
+ALL_PERMISSIONS = (1 << 53) - 1
 
 EVERYONE_DEFAULT = (
     CREATE_INSTANT_INVITE
@@ -218,6 +222,7 @@ INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
 THREAD_ARCHIVED = 50083
 THREAD_ALREADY_CREATED = 160004
+BULK_DELETE_TOO_OLD = 50034
 
 DEPRECATED_FOLLOWUP = (
     "A follow-up sent while the deferred response (type 5) is still loading edits that "
@@ -710,6 +715,7 @@ class FakeDiscord:
         self.command_syncs = 0
         self.last_guild_create = 0.0
         self.reactions: list[tuple[int, str, int]] = []
+        self.pins: dict[int, dict[int, str]] = {}  # channel id -> message id -> pinned_at
         self.nonces: dict[tuple[int, str], int] = {}
         self._seq = itertools.count(1)
         self._change_log: list[int] = []  # message ids in order of creation / edit / delete
@@ -842,7 +848,14 @@ class FakeDiscord:
 
     def permissions(self, user_id: int, channel: Channel) -> int:
         if channel.type == DM:
-            return VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | EMBED_LINKS | ATTACH_FILES
+            return (
+                VIEW_CHANNEL
+                | SEND_MESSAGES
+                | READ_MESSAGE_HISTORY
+                | EMBED_LINKS
+                | ATTACH_FILES
+                | PIN_MESSAGES
+            )
         guild = self.guilds[channel.guild_id or 0]
         member = guild.members.get(user_id)
         if member is None:
@@ -1461,6 +1474,12 @@ class FakeDiscord:
             ("GET", "/channels/{channel}/messages", self._get_messages),
             ("POST", "/channels/{channel}/messages", self._post_message),
             ("POST", "/channels/{channel}/messages/bulk-delete", self._bulk_delete),
+            ("GET", "/channels/{channel}/messages/pins", self._get_pins),
+            ("PUT", "/channels/{channel}/messages/pins/{message}", self._pin),
+            ("DELETE", "/channels/{channel}/messages/pins/{message}", self._pin),
+            ("GET", "/channels/{channel}/pins", self._get_pins),
+            ("PUT", "/channels/{channel}/pins/{message}", self._pin),
+            ("DELETE", "/channels/{channel}/pins/{message}", self._pin),
             ("GET", "/channels/{channel}/messages/{message}", self._get_message),
             ("PATCH", "/channels/{channel}/messages/{message}", self._patch_message),
             ("DELETE", "/channels/{channel}/messages/{message}", self._delete_message),
@@ -2139,10 +2158,21 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _bulk_delete(self, request: web.Request) -> web.Response:
+        """Bulk Delete Messages (developers/resources/message.mdx): guild channels only,
+        MANAGE_MESSAGES, 2 to 100 distinct ids (the schema's), none older than 14 days."""
         channel = self._channel(request)
+        if channel.guild_id is None:
+            raise DiscordHTTPError(400, 50024, "Cannot execute action on this channel type")
         self._require(channel, MANAGE_MESSAGES, "MANAGE_MESSAGES")
         body, _ = await self._read_body(request)
         ids = [int(x) for x in body.get("messages") or []]
+        oldest_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS - 14 * 24 * 3600 * 1000
+        if any((mid >> 22) < oldest_ms for mid in ids):
+            raise DiscordHTTPError(
+                400,
+                BULK_DELETE_TOO_OLD,
+                "You can only bulk delete messages that are under 14 days old.",
+            )
         for mid in ids:
             rec = self.messages.get(mid)
             if (
@@ -2153,6 +2183,39 @@ class FakeDiscord:
             ):
                 await self._delete(rec)
         return web.Response(status=204)
+
+    async def _pin(self, request: web.Request) -> web.Response:
+        """Pin / Unpin Message (developers/resources/message.mdx › Pin Message, Unpin
+        Message; the deprecated /channels/{id}/pins/{id} routes alike): PIN_MESSAGES."""
+        channel, rec = self._channel_message(request)
+        self._require(channel, PIN_MESSAGES, "PIN_MESSAGES")
+        pins = self.pins.setdefault(channel.id, {})
+        if request.method == "PUT":
+            pins.setdefault(rec.id, iso_now())
+        else:
+            pins.pop(rec.id, None)
+        rec.data = {**rec.data, "pinned": rec.id in pins}
+        self._changed(rec)
+        d: dict[str, Any] = {
+            "channel_id": str(channel.id),
+            "last_pin_timestamp": max(pins.values()) if pins else None,
+        }
+        if channel.guild_id is not None:
+            d["guild_id"] = str(channel.guild_id)
+        await self.dispatch("CHANNEL_PINS_UPDATE", d, intent=INTENT_GUILDS)
+        return web.Response(status=204)
+
+    async def _get_pins(self, request: web.Request) -> web.Response:
+        """Get Channel Pins: VIEW_CHANNEL; without READ_MESSAGE_HISTORY, no pins."""
+        channel = self._channel(request)
+        self._require(channel, VIEW_CHANNEL, "VIEW_CHANNEL")
+        readable = bool(self.permissions(self.bot_user.id, channel) & READ_MESSAGE_HISTORY)
+        pins = self.pins.get(channel.id, {}) if readable else {}
+        newest = sorted(pins.items(), key=lambda p: p[1], reverse=True)
+        if request.path.endswith("/messages/pins"):
+            items = [{"pinned_at": at, "message": self.messages[m].data} for m, at in newest]
+            return json_response({"items": items[:50], "has_more": len(items) > 50})
+        return json_response([self.messages[m].data for m, _ in newest[:50]])
 
     async def _react(self, request: web.Request) -> web.Response:
         _, rec = self._channel_message(request)
@@ -2173,8 +2236,7 @@ class FakeDiscord:
         c = self._channel(request)
         body, _ = await self._read_body(request)
         if c.is_thread:
-            if c.owner_id != self.bot_user.id:
-                self._require(c, MANAGE_THREADS, "MANAGE_THREADS")
+            self._check_thread_edit(c, body)
             for k in ("archived", "locked", "invitable"):
                 if k in body:
                     setattr(c, k, bool(body[k]))
@@ -2192,11 +2254,31 @@ class FakeDiscord:
         )
         return json_response(d)
 
+    def _check_thread_edit(self, thread: Channel, body: dict[str, Any]) -> None:
+        """Modify Channel on a thread (developers/resources/channel.mdx › Modify Channel ›
+        JSON Params (Thread)): unarchiving an unlocked thread needs only SEND_MESSAGES (or
+        MANAGE_THREADS); anything else (archiving, locking, unlocking, renaming, unarchiving
+        a locked thread) needs MANAGE_THREADS, also for the thread's creator; and an archived
+        thread is only modified by a request that unarchives it."""
+        unarchive = body.get("archived") is False
+        plain_unarchive = (
+            unarchive
+            and not thread.locked
+            and not body.get("locked")
+            and set(body) <= {"archived", "locked"}
+        )
+        perms = self.permissions(self.bot_user.id, thread)
+        if not (plain_unarchive and perms & SEND_MESSAGES):
+            self._require(thread, MANAGE_THREADS, "MANAGE_THREADS")
+        if thread.archived and not unarchive:
+            raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
+
     async def _delete_channel(self, request: web.Request) -> web.Response:
         c = self._channel(request)
         if c.is_thread:
-            if c.owner_id != self.bot_user.id:
-                self._require(c, MANAGE_THREADS, "MANAGE_THREADS")
+            # MANAGE_THREADS, whoever created the thread (developers/resources/channel.mdx ›
+            # Delete/Close Channel)
+            self._require(c, MANAGE_THREADS, "MANAGE_THREADS")
         else:
             self._require(c, MANAGE_CHANNELS, "MANAGE_CHANNELS")
         c.deleted = True

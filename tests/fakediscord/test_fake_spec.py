@@ -1,8 +1,10 @@
 """The fake refuses what Discord refuses: every request body against discordspec (400 /
-50035 with Discord's errors tree, nothing changed)."""
+50035 with Discord's errors tree, nothing changed), and the permissions of the thread,
+pin and message routes."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -10,6 +12,14 @@ import aiohttp
 import pytest
 
 from .driver import Driver
+from .server import (
+    DISCORD_EPOCH_MS,
+    MANAGE_MESSAGES,
+    MANAGE_THREADS,
+    PIN_MESSAGES,
+    SEND_MESSAGES,
+    Channel,
+)
 from .test_fake_protocol import Api, png_bytes, world
 
 
@@ -122,3 +132,112 @@ async def test_a_refused_body_changes_nothing(driver: Driver, api: Api) -> None:
         async with s.post(hook + "?wait=true", json={"content": "x", "flags": 4}) as r:
             assert r.status == 200
     assert [p["content"] for p in fake.webhook_posts] == ["x"]
+
+
+async def bot_thread(api: Api, channel: Channel) -> dict[str, Any]:
+    status, thread, _ = await api.call(
+        "POST", f"/channels/{channel.id}/threads", {"name": "table 1", "type": 11}
+    )
+    assert status == 201
+    return thread
+
+
+async def test_deleting_a_thread_needs_manage_threads_even_for_its_creator(
+    driver: Driver, api: Api
+) -> None:
+    _, _, channel = world(driver)
+    thread = await bot_thread(api, channel)
+    assert driver.fake.channels[int(thread["id"])].owner_id == driver.bot_user.id
+    status, err, _ = await api.call("DELETE", f"/channels/{thread['id']}")
+    assert (status, err["code"]) == (403, 50013)
+    assert driver.threads(channel) != []
+    driver.set_bot_permissions(channel, allow=MANAGE_THREADS)
+    status, _, _ = await api.call("DELETE", f"/channels/{thread['id']}")
+    assert status == 200 and driver.threads(channel) == []
+
+
+async def test_archiving_locking_and_unarchiving_a_thread(driver: Driver, api: Api) -> None:
+    _, _, channel = world(driver)
+    thread = await bot_thread(api, channel)
+    t = driver.fake.channels[int(thread["id"])]
+    path = f"/channels/{thread['id']}"
+    for change in ({"archived": True}, {"locked": True}, {"name": "renamed"}):
+        status, err, _ = await api.call("PATCH", path, change)
+        assert (status, err["code"]) == (403, 50013), change
+    assert not t.archived and not t.locked and t.name == "table 1"
+
+    driver.set_bot_permissions(channel, allow=MANAGE_THREADS)
+    status, _, _ = await api.call("PATCH", path, {"archived": True})
+    assert status == 200 and t.archived
+    status, err, _ = await api.call("PATCH", path, {"name": "renamed"})
+    assert (status, err["code"]) == (400, 50083)  # archived: unarchive first
+
+    driver.set_bot_permissions(channel)  # back to the invite's permissions
+    status, _, _ = await api.call("PATCH", path, {"archived": False})
+    assert status == 200 and not t.archived  # an unlocked thread: SEND_MESSAGES is enough
+    driver.set_bot_permissions(channel, deny=SEND_MESSAGES)
+    await api.call("PATCH", path, {"archived": True})
+    t.archived = True
+    status, err, _ = await api.call("PATCH", path, {"archived": False})
+    assert (status, err["code"]) == (403, 50013)
+
+    driver.set_bot_permissions(channel, allow=MANAGE_THREADS, deny=SEND_MESSAGES)
+    status, _, _ = await api.call("PATCH", path, {"archived": False})
+    assert status == 200 and not t.archived  # a moderator unarchives without SEND_MESSAGES
+    status, _, _ = await api.call("PATCH", path, {"archived": True, "locked": True})
+    assert status == 200 and t.archived and t.locked
+    driver.set_bot_permissions(channel)
+    status, err, _ = await api.call("PATCH", path, {"archived": False})
+    assert (status, err["code"]) == (403, 50013)  # only MANAGE_THREADS unarchives a locked one
+    status, err, _ = await api.call("PATCH", path, {"archived": False, "locked": False})
+    assert (status, err["code"]) == (403, 50013)
+    assert t.archived and t.locked
+
+
+async def test_pins_need_pin_messages(driver: Driver, api: Api) -> None:
+    _, _, channel = world(driver)
+    _, msg, _ = await api.call("POST", f"/channels/{channel.id}/messages", {"content": "rules"})
+    for route in (
+        f"/channels/{channel.id}/messages/pins/{msg['id']}",
+        f"/channels/{channel.id}/pins/{msg['id']}",
+    ):
+        status, err, _ = await api.call("PUT", route)
+        assert (status, err["code"]) == (403, 50013), route
+    assert driver.message(int(msg["id"])).data["pinned"] is False
+
+    driver.set_bot_permissions(channel, allow=PIN_MESSAGES)
+    status, _, _ = await api.call("PUT", f"/channels/{channel.id}/messages/pins/{msg['id']}")
+    assert status == 204 and driver.message(int(msg["id"])).data["pinned"] is True
+    status, pins, _ = await api.call("GET", f"/channels/{channel.id}/messages/pins")
+    assert status == 200 and [p["message"]["id"] for p in pins["items"]] == [msg["id"]]
+    assert pins["has_more"] is False and pins["items"][0]["pinned_at"]
+    status, old_style, _ = await api.call("GET", f"/channels/{channel.id}/pins")
+    assert [m["id"] for m in old_style] == [msg["id"]]
+    status, _, _ = await api.call("DELETE", f"/channels/{channel.id}/pins/{msg['id']}")
+    assert status == 204 and driver.message(int(msg["id"])).data["pinned"] is False
+
+
+async def test_deleting_other_peoples_messages_needs_manage_messages(
+    driver: Driver, api: Api
+) -> None:
+    alice, bob, channel = world(driver)
+    said = await driver.say(alice, channel, "hello")
+    other = await driver.say(bob, channel, "hi")
+    _, own, _ = await api.call("POST", f"/channels/{channel.id}/messages", {"content": "mine"})
+    status, err, _ = await api.call("DELETE", f"/channels/{channel.id}/messages/{said.id}")
+    assert (status, err["code"]) == (403, 50013) and not said.deleted
+    status, _, _ = await api.call("DELETE", f"/channels/{channel.id}/messages/{own['id']}")
+    assert status == 204  # its own message: no permission needed
+    bulk = f"/channels/{channel.id}/messages/bulk-delete"
+    status, err, _ = await api.call("POST", bulk, {"messages": [str(said.id), str(other.id)]})
+    assert (status, err["code"]) == (403, 50013) and not other.deleted
+
+    driver.set_bot_permissions(channel, allow=MANAGE_MESSAGES)
+    two_weeks_ago = int(time.time() * 1000) - DISCORD_EPOCH_MS - 15 * 24 * 3600 * 1000
+    old_id = str(two_weeks_ago << 22)
+    status, err, _ = await api.call("POST", bulk, {"messages": [str(said.id), old_id]})
+    assert (status, err["code"]) == (400, 50034) and not said.deleted
+    status, err, _ = await api.call("POST", bulk, {"messages": [str(said.id), str(said.id)]})
+    assert (status, err["code"]) == (400, 50035)  # duplicates (the schema's uniqueItems)
+    status, _, _ = await api.call("POST", bulk, {"messages": [str(said.id), str(other.id)]})
+    assert status == 204 and said.deleted and other.deleted
