@@ -2,9 +2,11 @@
 with ``jsonschema`` (Draft 2020-12, ``$ref`` resolved by ``referencing`` against the whole
 document).
 
-The document is read once, on first use, and one validator is made per operation and kept.
-Three changes are made to the copy in memory, each where Discord's documentation says the
-service accepts more than the schema describes (so the checks never refuse what Discord takes):
+The document is read once, on first use. Per operation, its request body schema is compiled
+once into Python closures (:func:`_checker`, the fast verdict every body gets) and a
+``jsonschema`` validator is kept for the bodies refused (it says where and why). Both read
+the spec with three departures, each where Discord's documentation says the service takes
+more than the schema describes (so the checks never refuse what Discord takes):
 
 * ``SnowflakeType`` also takes a non-negative integer below 2**64: ids sent as numbers are
   read as ids (docs: reference.mdx › ID Serialization); discord.py sends some that way;
