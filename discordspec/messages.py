@@ -35,7 +35,6 @@ IS_COMPONENTS_V2 = 1 << 15
 CONTENT_MAX = 2000
 EMBED_TOTAL_MAX = 6000
 LEGACY_ROWS_MAX = 5
-ROW_BUTTONS_MAX = 5
 V2_COMPONENTS_MAX = 40
 MODAL_COMPONENTS_MAX = 5
 
@@ -237,7 +236,7 @@ def component_rules(
                 prefix,
                 "BASE_TYPE_MAX_LENGTH",
                 f"Must be {V2_COMPONENTS_MAX} or fewer in length.",
-                docs(COMPONENTS, "Component Reference (introduction: up to 40 components)"),
+                docs(COMPONENTS, "introduction, before What is a Component"),
                 V2_COMPONENTS_MAX,
             )
         )
@@ -282,11 +281,10 @@ def _legacy_layout(components: list[Any], prefix: Path) -> list[Violation]:
 
 
 def _row_rules(row: dict[str, Any], path: Path) -> list[Violation]:
-    """An action row holds up to 5 buttons, or a single select menu."""
+    """An action row holds up to 5 buttons (the schema's ``maxItems``), or a single select
+    menu alone."""
     items = [c for c in _list(row.get("components")) if isinstance(c, dict)]
-    selects = [c for c in items if c.get("type") in SELECTS]
-    buttons = [c for c in items if c.get("type") == BUTTON]
-    if (selects and len(items) > 1) or len(buttons) > ROW_BUTTONS_MAX:
+    if len(items) > 1 and any(c.get("type") in SELECTS for c in items):
         return [
             Violation(
                 (*path, "components"),

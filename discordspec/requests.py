@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import commands, messages, openapi
+from . import commands as command_rules
+from . import messages, openapi
 from .violations import Violation
 
 Rules = Callable[[object], list[Violation]]
@@ -16,11 +17,11 @@ _BULK_GUILD = "/applications/{application_id}/guilds/{guild_id}/commands"
 
 
 def _bulk_global(body: object) -> list[Violation]:
-    return commands.bulk_rules(body, guild=False)
+    return command_rules.bulk_rules(body, guild=False)
 
 
 def _bulk_guild(body: object) -> list[Violation]:
-    return commands.bulk_rules(body, guild=True)
+    return command_rules.bulk_rules(body, guild=True)
 
 
 def _create(flags: messages.Flags) -> Rules:
@@ -34,10 +35,10 @@ def _edit(flags: messages.Flags | None) -> Rules:
 ROUTE_RULES: dict[tuple[str, str], Rules] = {
     ("PUT", _BULK_GLOBAL): _bulk_global,
     ("PUT", _BULK_GUILD): _bulk_guild,
-    ("POST", _BULK_GLOBAL): commands.command_rules,
-    ("POST", _BULK_GUILD): commands.command_rules,
-    ("PATCH", _BULK_GLOBAL + "/{command_id}"): commands.command_rules,
-    ("PATCH", _BULK_GUILD + "/{command_id}"): commands.command_rules,
+    ("POST", _BULK_GLOBAL): command_rules.command_rules,
+    ("POST", _BULK_GUILD): command_rules.command_rules,
+    ("PATCH", _BULK_GLOBAL + "/{command_id}"): command_rules.command_rules,
+    ("PATCH", _BULK_GUILD + "/{command_id}"): command_rules.command_rules,
     ("POST", "/channels/{channel_id}/messages"): _create(messages.CREATE_MESSAGE_FLAGS),
     ("PATCH", "/channels/{channel_id}/messages/{message_id}"): _edit(None),
     (
@@ -76,11 +77,11 @@ def validate_request(method: str, path: str, body: object) -> list[Violation]:
     return _dedupe(found)
 
 
-def check_commands(cmds: list[dict[str, Any]]) -> list[Violation]:
+def check_commands(commands: list[dict[str, Any]]) -> list[Violation]:
     """A bulk command registration (the body of ``PUT /applications/{id}/commands``):
     the schema and the documented rules."""
     route = openapi.Route("PUT", _BULK_GLOBAL)
-    return _dedupe(openapi.schema_violations(route, cmds) + _bulk_global(cmds))
+    return _dedupe(openapi.schema_violations(route, commands) + _bulk_global(commands))
 
 
 def _dedupe(found: list[Violation]) -> list[Violation]:

@@ -253,6 +253,10 @@ class BenchResult:
     unhandled_routes: int
     discord_calls: int = 0
     """REST requests the bot made while the measured tables played."""
+    checked_bodies: int = 0
+    """Request bodies checked against Discord's rules (discordspec), the whole run."""
+    refused_bodies: int = 0
+    """Of those, refused as Discord would refuse them (400 / 50035): a bug of the bot."""
     limited_routes: dict[str, int] = field(default_factory=dict)
     """The routes that were answered 429, and how often."""
     failures: dict[str, int] = field(default_factory=dict)
@@ -313,7 +317,8 @@ class BenchResult:
                     f"{a / 2**20:.0f} -> {b / 2**20:.0f} MiB"
                     for a, b in zip(self.rss_idle_each, self.rss_peak_each, strict=False)
                 ),
-                f"  429s served {self.served_429}, unhandled routes {self.unhandled_routes}",
+                f"  429s served {self.served_429}, unhandled routes {self.unhandled_routes}, "
+                f"bodies checked {self.checked_bodies}, refused {self.refused_bodies}",
                 f"  Discord calls {self.discord_calls} = "
                 f"{self.discord_calls / max(1, self.moves):.2f} per move"
                 + (f"; 429s by route {self.limited_routes}" if self.limited_routes else ""),
@@ -500,6 +505,8 @@ async def run_bench(
             served_429=d.fake.served_429,
             unhandled_routes=len(d.fake.unhandled),
             discord_calls=calls,
+            checked_bodies=sum(d.fake.checked.values()),
+            refused_bodies=sum(d.fake.refused.values()),
             limited_routes=dict(
                 Counter(
                     f"{r.method} {_route_template(r.path)}"
@@ -627,7 +634,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     as_json = asdict(result) | {"bot_cpu_ms_per_move": result.bot_cpu_ms_per_move}
     print(json.dumps(as_json, indent=2) if args.json else result.report())
-    ok = result.failed_interactions == 0 and result.lost_moves == 0 and result.duplicated_moves == 0
+    ok = (
+        result.failed_interactions == 0
+        and result.lost_moves == 0
+        and result.duplicated_moves == 0
+        and result.refused_bodies == 0
+    )
     return 0 if ok else 1
 
 

@@ -17,9 +17,12 @@ import io
 import math
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from discordspec import describe
 
 from .server import (
     DM,
@@ -787,6 +790,15 @@ class Driver:
     def errors_served(self) -> list[tuple[str, str, int, int]]:
         """(method, path, status, Discord code) of every error answer given to the bot."""
         return list(self.fake.errors_served)
+
+    def violations(self) -> list[str]:
+        """Every request body refused as Discord would refuse it (400 / 50035), one line
+        each: ``"PUT /applications/{app}/commands: <what, and the rule it breaks>"``."""
+        return [f"{route}: {describe(v)}" for _, route, v in self.fake.violations]
+
+    def checked(self) -> Counter[str]:
+        """Request bodies checked against Discord's rules, per route."""
+        return Counter(self.fake.checked)
 
     def inject_429(self, path: str | None = None, **kw: Any) -> None:
         self.fake.inject_429(path, **kw)

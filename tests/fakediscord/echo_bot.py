@@ -119,11 +119,11 @@ async def secret(interaction: discord.Interaction, text: str) -> None:
     )
 
 
-@echo.command(name="slow", description="Defer, then follow up with a file")
+@echo.command(name="slow", description="Defer, then answer with a file")
 async def slow(interaction: discord.Interaction, millis: int, private: bool = False) -> None:
     await interaction.response.defer(thinking=True, ephemeral=private)
     await asyncio.sleep(millis / 1000)
-    await interaction.followup.send(f"done after {millis} ms", file=png())
+    await interaction.edit_original_response(content=f"done after {millis} ms", attachments=[png()])
 
 
 @echo.command(name="late", description="Answer after a delay, without deferring")
@@ -180,7 +180,7 @@ async def post(
     thread = await msg.create_thread(name=f"thread {text}")
     mention = who.mention if who else interaction.user.mention
     await thread.send(f"your turn {mention}", allowed_mentions=discord.AllowedMentions(users=True))
-    await interaction.followup.send(f"posted {msg.id} thread {thread.id}", ephemeral=True)
+    await interaction.edit_original_response(content=f"posted {msg.id} thread {thread.id}")
 
 
 @echo.command(name="secret_edit", description="Try to edit an ephemeral message via the channel")
@@ -194,14 +194,24 @@ async def secret_edit(interaction: discord.Interaction) -> None:
         await interaction.followup.send(f"channel edit refused: {e.code}", ephemeral=True)
 
 
-@echo.command(name="stale", description="Follow up after waiting")
+@echo.command(name="stale", description="Answer a deferred command after waiting")
 async def stale(interaction: discord.Interaction, millis: int) -> None:
     await interaction.response.defer(thinking=True)
     await asyncio.sleep(millis / 1000)
     try:
-        await interaction.followup.send("stale follow-up")
+        await interaction.edit_original_response(content="stale answer")
     except discord.HTTPException as e:
-        log.info("stale follow-up refused: %s %s", e.status, e.code)
+        log.info("stale answer refused: %s %s", e.status, e.code)
+
+
+@echo.command(name="followup", description="Defer, then send a follow-up (deprecated)")
+async def followup(interaction: discord.Interaction) -> None:
+    await interaction.response.defer(thinking=True)
+    try:
+        await interaction.followup.send("follow-up while loading")
+    except discord.HTTPException as e:
+        log.info("follow-up while loading refused: %s %s", e.status, e.code)
+        await interaction.edit_original_response(content=f"refused: {e.status} {e.code}")
 
 
 class Ask(discord.ui.Modal, title="Tell me"):

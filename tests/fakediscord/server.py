@@ -4,15 +4,22 @@ Everything here was checked against discord.py 2.7.1 (http.py, gateway.py, inter
 webhook/async_.py, state.py). The parts of Discord a bot can get wrong are enforced, each
 with Discord's own status and error code:
 
+* every request body is checked by :mod:`discordspec` (Discord's OpenAPI schema and the rules
+  of its documentation: command names, option ranges and order, locales, message content and
+  embeds, components, modals, message flags per route); a violation is answered 400 / 50035
+  "Invalid Form Body" with the ``errors`` tree, and changes nothing (``checked``,
+  ``violations``);
 * an interaction must be acknowledged within 3 s (else 404 / 10062 "Unknown interaction"),
   only once (400 / 40060 "Interaction has already been acknowledged.");
 * interaction tokens (follow-ups, @original edits) expire after 15 min (401 / 50027);
+* a follow-up while the deferred response is still loading, which Discord turns into an edit
+  of that response and deprecates, is refused (400, ``deprecated_followups``);
 * ephemeral messages exist only for their user: channel endpoints answer 404 / 10008;
-* a follow-up after a deferred response replaces the "thinking" message;
-* content <= 2000, embeds, 5 action rows x 5 components, custom_id <= 100 and unique per
-  message, labels, select options (400 / 50035 with the ``errors`` tree), empty messages
-  (400 / 50006), file size over the attachment limit (413 / 40005);
-* permissions (view / send / send in threads / attach / embed / create threads: 403 / 50013);
+* empty messages (400 / 50006), file size over the attachment limit (413 / 40005);
+* permissions (view / send / send in threads / attach / embed / create threads: 403 / 50013),
+  and per route: deleting or modifying a thread (MANAGE_THREADS, also for its creator;
+  unarchiving an unlocked one needs SEND_MESSAGES), pins (PIN_MESSAGES), deleting someone
+  else's message and bulk deletes (MANAGE_MESSAGES);
 * privileged intents are refused unless allowed (gateway close 4014);
 * optional 429s, injected or from per-route buckets, with ``Retry-After`` and ``Via``.
 
@@ -36,6 +43,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import WSMsgType, web
+
+from discordspec import Violation, form_errors, validate_request
+from discordspec import messages as spec_messages
 
 API_PREFIX = "/api/v10"
 DISCORD_EPOCH_MS = 1420070400000
@@ -61,7 +71,8 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
-ALL_PERMISSIONS = (1 << 51) - 1
+PIN_MESSAGES = 1 << 51
+ALL_PERMISSIONS = (1 << 53) - 1
 
 EVERYONE_DEFAULT = (
     CREATE_INSTANT_INVITE
@@ -211,6 +222,15 @@ INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
 THREAD_ARCHIVED = 50083
 THREAD_ALREADY_CREATED = 160004
+BULK_DELETE_TOO_OLD = 50034
+
+DEPRECATED_FOLLOWUP = (
+    "A follow-up sent while the deferred response (type 5) is still loading edits that "
+    "response instead of creating a message; Discord keeps this only for backwards "
+    "compatibility and deprecates it. Edit the original response instead: PATCH "
+    "/webhooks/{application.id}/{interaction.token}/messages/@original "
+    "(developers/interactions/receiving-and-responding.mdx › Create Followup Message)."
+)
 
 
 class FormErrors:
@@ -676,9 +696,15 @@ class FakeDiscord:
         self.route_counts: Counter[str] = Counter()
         self.unhandled: list[tuple[str, str]] = []
         self.errors_served: list[tuple[str, str, int, int]] = []  # method, path, status, code
+        self.checked: Counter[str] = Counter()
+        """Request bodies checked by discordspec, per route ("PUT /applications/{app}/commands")."""
+        self.refused: Counter[str] = Counter()
+        """Of those, the bodies refused (400 / 50035), per route."""
+        self.violations: list[tuple[str, str, Violation]] = []
+        """(method, route, violation) of every body refused as Discord would refuse it."""
         self.deprecated_followups: list[str] = []
-        """Interactions (names) answered by a follow-up while their original response was
-        still a deferral's loading message (Discord deprecates that fallback)."""
+        """Interactions (names) that sent a follow-up while their deferred response was
+        still loading: refused, as the documentation deprecates that fallback."""
         self.injected_429: list[Injected429] = []
         self.rate_limits: list[RateLimitRule] = []
         self.served_429 = 0
@@ -690,6 +716,7 @@ class FakeDiscord:
         self.command_syncs = 0
         self.last_guild_create = 0.0
         self.reactions: list[tuple[int, str, int]] = []
+        self.pins: dict[int, dict[int, str]] = {}  # channel id -> message id -> pinned_at
         self.nonces: dict[tuple[int, str], int] = {}
         self._seq = itertools.count(1)
         self._change_log: list[int] = []  # message ids in order of creation / edit / delete
@@ -822,7 +849,14 @@ class FakeDiscord:
 
     def permissions(self, user_id: int, channel: Channel) -> int:
         if channel.type == DM:
-            return VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | EMBED_LINKS | ATTACH_FILES
+            return (
+                VIEW_CHANNEL
+                | SEND_MESSAGES
+                | READ_MESSAGE_HISTORY
+                | EMBED_LINKS
+                | ATTACH_FILES
+                | PIN_MESSAGES
+            )
         guild = self.guilds[channel.guild_id or 0]
         member = guild.members.get(user_id)
         if member is None:
@@ -1223,6 +1257,7 @@ class FakeDiscord:
                 if isinstance(rl_headers, web.Response):
                     resp = rl_headers
                 else:
+                    await self._check_body(request, sub)
                     resp = await handler(request)
                     if rl_headers:
                         resp.headers.update(rl_headers)
@@ -1323,10 +1358,54 @@ class FakeDiscord:
         self.unhandled.append((request.method, request.path))
         return json_response({"message": "404: Not Found", "code": 0}, 404)
 
+    async def _check_body(self, request: web.Request, sub: str) -> None:
+        """Every request with a body, against Discord's schema and documented rules
+        (:func:`discordspec.validate_request`): a violation is answered as Discord does, 400 /
+        50035 "Invalid Form Body" with the ``errors`` tree, before the handler changes
+        anything. Counted per route in ``checked`` and ``violations``."""
+        if not request.can_read_body:
+            return
+        payload, _ = await self._read_body(request)
+        body: Any = payload.get("__list__", payload) if set(payload) == {"__list__"} else payload
+        route = f"{request.method} {_route_name(request)}"
+        self.checked[route] += 1
+        found = validate_request(request.method, sub, body)
+        if found:
+            self.refused[route] += 1
+            self.violations.extend((request.method, route, v) for v in found)
+            error = DiscordHTTPError(
+                400, INVALID_FORM_BODY, "Invalid Form Body", form_errors(found)
+            )
+            rec = self._interaction_of(request)
+            if rec is not None:
+                rec.rejected.append(error)
+            raise error
+
+    def _interaction_of(self, request: web.Request) -> InteractionRecord | None:
+        """The interaction a callback or an interaction-token webhook request is about."""
+        info = request.match_info
+        if "iid" in info:
+            with contextlib.suppress(ValueError):
+                return self.interactions.get(int(info["iid"]))
+        if "token" in info and info.get("app") == str(self.application_id):
+            return self.tokens.get(info["token"])
+        return None
+
     async def _read_body(
         self, request: web.Request
     ) -> tuple[dict[str, Any], list[tuple[int, str, bytes]]]:
-        """JSON body, or multipart ``payload_json`` + ``files[n]`` parts."""
+        """JSON body, or multipart ``payload_json`` + ``files[n]`` parts (parsed once per
+        request: the check of :meth:`_check_body` and the handler share it)."""
+        cached = request.get(_BODY)
+        if cached is not None:
+            return cached
+        parsed = await self._parse_body(request)
+        request[_BODY] = parsed
+        return parsed
+
+    async def _parse_body(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], list[tuple[int, str, bytes]]]:
         files: list[tuple[int, str, bytes]] = []
         ctype = request.headers.get("Content-Type", "")
         if ctype.startswith("multipart/"):
@@ -1396,6 +1475,12 @@ class FakeDiscord:
             ("GET", "/channels/{channel}/messages", self._get_messages),
             ("POST", "/channels/{channel}/messages", self._post_message),
             ("POST", "/channels/{channel}/messages/bulk-delete", self._bulk_delete),
+            ("GET", "/channels/{channel}/messages/pins", self._get_pins),
+            ("PUT", "/channels/{channel}/messages/pins/{message}", self._pin),
+            ("DELETE", "/channels/{channel}/messages/pins/{message}", self._pin),
+            ("GET", "/channels/{channel}/pins", self._get_pins),
+            ("PUT", "/channels/{channel}/pins/{message}", self._pin),
+            ("DELETE", "/channels/{channel}/pins/{message}", self._pin),
             ("GET", "/channels/{channel}/messages/{message}", self._get_message),
             ("PATCH", "/channels/{channel}/messages/{message}", self._patch_message),
             ("DELETE", "/channels/{channel}/messages/{message}", self._delete_message),
@@ -1587,11 +1672,9 @@ class FakeDiscord:
             return gid, self.guild_commands.setdefault(gid, {})
         return None, self.global_commands
 
-    def _register_command(
-        self, gid: int | None, cmd: dict[str, Any], errs: FormErrors, index: int
-    ) -> dict[str, Any]:
-        validate_command(cmd, errs, [index])
-        ctype = int(cmd.get("type", 1))
+    def _register_command(self, gid: int | None, cmd: dict[str, Any]) -> dict[str, Any]:
+        """A command as Discord stores it (the body was checked by :meth:`_check_body`)."""
+        ctype = int(cmd.get("type") or 1)
         key = (gid, str(cmd.get("name")), ctype)
         cid = self.command_ids.setdefault(key, self.snowflakes.next())
         out = {
@@ -1603,6 +1686,8 @@ class FakeDiscord:
             "default_member_permissions": cmd.get("default_member_permissions"),
             "nsfw": bool(cmd.get("nsfw", False)),
         }
+        if out["default_member_permissions"] is not None:
+            out["default_member_permissions"] = str(out["default_member_permissions"])
         if gid is not None:
             out["guild_id"] = str(gid)
         out.setdefault("description", "")
@@ -1613,24 +1698,9 @@ class FakeDiscord:
         gid, scope = self._command_scope(request)
         body, _ = await self._read_body(request)
         cmds = body.get("__list__")
-        if not isinstance(cmds, list):
-            raise DiscordHTTPError(400, INVALID_FORM_BODY, "Invalid Form Body")
-        errs = FormErrors()
-        if len([c for c in cmds if int(c.get("type", 1)) == 1]) > 100:
-            errs.add([], "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
-        names: set[tuple[str, int]] = set()
-        out = []
-        for i, cmd in enumerate(cmds):
-            k = (str(cmd.get("name")), int(cmd.get("type", 1)))
-            if k in names:
-                errs.add(
-                    [i, "name"],
-                    "APPLICATION_COMMANDS_DUPLICATE_NAME",
-                    f"Application command names must be unique ({k[0]})",
-                )
-            names.add(k)
-            out.append(self._register_command(gid, cmd, errs, i))
-        errs.raise_if_any()
+        if not isinstance(cmds, list):  # the schema allows null: an empty list
+            cmds = []
+        out = [self._register_command(gid, cmd) for cmd in cmds]
         scope.clear()
         for c in out:
             scope[c["name"]] = c
@@ -1641,9 +1711,7 @@ class FakeDiscord:
     async def _post_command(self, request: web.Request) -> web.Response:
         gid, scope = self._command_scope(request)
         body, _ = await self._read_body(request)
-        errs = FormErrors()
-        c = self._register_command(gid, body, errs, 0)
-        errs.raise_if_any()
+        c = self._register_command(gid, body)
         scope[c["name"]] = c
         self.command_syncs += 1
         self._state_changed()
@@ -1782,7 +1850,6 @@ class FakeDiscord:
         payload: dict[str, Any],
         files: list[tuple[int, str, bytes]],
         *,
-        errs_prefix: Iterable[str] = (),
         ephemeral_to: int | None = None,
         interaction: InteractionRecord | None = None,
         loading: bool = False,
@@ -1790,13 +1857,10 @@ class FakeDiscord:
     ) -> MessageRecord:
         guild = self.guilds.get(channel.guild_id or 0)
         limit = guild.attachment_size_limit if guild else DEFAULT_ATTACHMENT_LIMIT
-        if not loading:
-            validate_message(
-                payload,
-                FormErrors(errs_prefix),
-                creating=True,
-                has_files=bool(files) or bool(payload.get("attachments")),
-            )
+        if not loading and spec_messages.is_empty(
+            payload, has_files=bool(files) or bool(payload.get("attachments"))
+        ):
+            raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
         mid = self.snowflakes.next()
         store: dict[int, bytes] = {}
         attachments = self._attachments(
@@ -1969,8 +2033,11 @@ class FakeDiscord:
                     payload[key] if payload[key] is not None else ([] if key != "content" else "")
                 )
         if "flags" in payload and payload["flags"] is not None:
+            # SUPPRESS_EMBEDS can be set and unset, IS_COMPONENTS_V2 only set; other flag
+            # changes are ignored (docs: resources/message.mdx › Edit Message)
             keep = int(new.get("flags") or 0) & ~FLAG_SUPPRESS_EMBEDS
-            new["flags"] = keep | (int(payload["flags"]) & FLAG_SUPPRESS_EMBEDS)
+            changeable = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
+            new["flags"] = keep | (int(payload["flags"]) & changeable)
         if files or "attachments" in payload:
             new["attachments"] = self._attachments(
                 rec.channel_id,
@@ -1982,10 +2049,14 @@ class FakeDiscord:
                 rec.ephemeral_to is not None,
             )
         new["flags"] = int(new.get("flags") or 0) & ~FLAG_LOADING
-        check = {k: new.get(k) for k in ("content", "embeds", "components", "flags")}
-        validate_message(
-            check, FormErrors(errs_prefix), creating=True, has_files=bool(new.get("attachments"))
-        )
+        # What the message is after the edit (the body alone was checked by _check_body):
+        # not empty, and with IS_COMPONENTS_V2 made of components only.
+        after = {k: new.get(k) for k in ("content", "embeds", "components", "flags")}
+        if spec_messages.is_empty(after, has_files=bool(new.get("attachments"))):
+            raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+        legacy = spec_messages.components_v2_exclusive(after, tuple(errs_prefix))
+        if legacy:
+            raise DiscordHTTPError(400, INVALID_FORM_BODY, "Invalid Form Body", form_errors(legacy))
         new["edited_timestamp"] = iso_now()
         rec.data = new
         if self.keep_history:
@@ -2088,12 +2159,21 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _bulk_delete(self, request: web.Request) -> web.Response:
+        """Bulk Delete Messages (developers/resources/message.mdx): guild channels only,
+        MANAGE_MESSAGES, 2 to 100 distinct ids (the schema's), none older than 14 days."""
         channel = self._channel(request)
+        if channel.guild_id is None:
+            raise DiscordHTTPError(400, 50024, "Cannot execute action on this channel type")
         self._require(channel, MANAGE_MESSAGES, "MANAGE_MESSAGES")
         body, _ = await self._read_body(request)
         ids = [int(x) for x in body.get("messages") or []]
-        if not 2 <= len(ids) <= 100:
-            raise DiscordHTTPError(400, INVALID_FORM_BODY, "Invalid Form Body")
+        oldest_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS - 14 * 24 * 3600 * 1000
+        if any((mid >> 22) < oldest_ms for mid in ids):
+            raise DiscordHTTPError(
+                400,
+                BULK_DELETE_TOO_OLD,
+                "You can only bulk delete messages that are under 14 days old.",
+            )
         for mid in ids:
             rec = self.messages.get(mid)
             if (
@@ -2104,6 +2184,39 @@ class FakeDiscord:
             ):
                 await self._delete(rec)
         return web.Response(status=204)
+
+    async def _pin(self, request: web.Request) -> web.Response:
+        """Pin / Unpin Message (developers/resources/message.mdx › Pin Message, Unpin
+        Message; the deprecated /channels/{id}/pins/{id} routes alike): PIN_MESSAGES."""
+        channel, rec = self._channel_message(request)
+        self._require(channel, PIN_MESSAGES, "PIN_MESSAGES")
+        pins = self.pins.setdefault(channel.id, {})
+        if request.method == "PUT":
+            pins.setdefault(rec.id, iso_now())
+        else:
+            pins.pop(rec.id, None)
+        rec.data = {**rec.data, "pinned": rec.id in pins}
+        self._changed(rec)
+        d: dict[str, Any] = {
+            "channel_id": str(channel.id),
+            "last_pin_timestamp": max(pins.values()) if pins else None,
+        }
+        if channel.guild_id is not None:
+            d["guild_id"] = str(channel.guild_id)
+        await self.dispatch("CHANNEL_PINS_UPDATE", d, intent=INTENT_GUILDS)
+        return web.Response(status=204)
+
+    async def _get_pins(self, request: web.Request) -> web.Response:
+        """Get Channel Pins: VIEW_CHANNEL; without READ_MESSAGE_HISTORY, no pins."""
+        channel = self._channel(request)
+        self._require(channel, VIEW_CHANNEL, "VIEW_CHANNEL")
+        readable = bool(self.permissions(self.bot_user.id, channel) & READ_MESSAGE_HISTORY)
+        pins = self.pins.get(channel.id, {}) if readable else {}
+        newest = sorted(pins.items(), key=lambda p: p[1], reverse=True)
+        if request.path.endswith("/messages/pins"):
+            items = [{"pinned_at": at, "message": self.messages[m].data} for m, at in newest]
+            return json_response({"items": items[:50], "has_more": len(items) > 50})
+        return json_response([self.messages[m].data for m, _ in newest[:50]])
 
     async def _react(self, request: web.Request) -> web.Response:
         _, rec = self._channel_message(request)
@@ -2124,8 +2237,7 @@ class FakeDiscord:
         c = self._channel(request)
         body, _ = await self._read_body(request)
         if c.is_thread:
-            if c.owner_id != self.bot_user.id:
-                self._require(c, MANAGE_THREADS, "MANAGE_THREADS")
+            self._check_thread_edit(c, body)
             for k in ("archived", "locked", "invitable"):
                 if k in body:
                     setattr(c, k, bool(body[k]))
@@ -2143,11 +2255,31 @@ class FakeDiscord:
         )
         return json_response(d)
 
+    def _check_thread_edit(self, thread: Channel, body: dict[str, Any]) -> None:
+        """Modify Channel on a thread (developers/resources/channel.mdx › Modify Channel ›
+        JSON Params (Thread)): unarchiving an unlocked thread needs only SEND_MESSAGES (or
+        MANAGE_THREADS); anything else (archiving, locking, unlocking, renaming, unarchiving
+        a locked thread) needs MANAGE_THREADS, also for the thread's creator; and an archived
+        thread is only modified by a request that unarchives it."""
+        unarchive = body.get("archived") is False
+        plain_unarchive = (
+            unarchive
+            and not thread.locked
+            and not body.get("locked")
+            and set(body) <= {"archived", "locked"}
+        )
+        perms = self.permissions(self.bot_user.id, thread)
+        if not (plain_unarchive and perms & SEND_MESSAGES):
+            self._require(thread, MANAGE_THREADS, "MANAGE_THREADS")
+        if thread.archived and not unarchive:
+            raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
+
     async def _delete_channel(self, request: web.Request) -> web.Response:
         c = self._channel(request)
         if c.is_thread:
-            if c.owner_id != self.bot_user.id:
-                self._require(c, MANAGE_THREADS, "MANAGE_THREADS")
+            # MANAGE_THREADS, whoever created the thread (developers/resources/channel.mdx ›
+            # Delete/Close Channel)
+            self._require(c, MANAGE_THREADS, "MANAGE_THREADS")
         else:
             self._require(c, MANAGE_CHANNELS, "MANAGE_CHANNELS")
         c.deleted = True
@@ -2201,18 +2333,7 @@ class FakeDiscord:
             perm,
             "CREATE_PUBLIC_THREADS" if type_ == PUBLIC_THREAD else "CREATE_PRIVATE_THREADS",
         )
-        errs = FormErrors()
-        name = str(body.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            errs.add(["name"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-        aad = body.get("auto_archive_duration")
-        if aad is not None and int(aad) not in (60, 1440, 4320, 10080):
-            errs.add(
-                ["auto_archive_duration"],
-                "BASE_TYPE_CHOICES",
-                "Value must be one of {60, 1440, 4320, 10080}.",
-            )
-        errs.raise_if_any()
+        # (name 1-100 and auto_archive_duration are the schema's, checked by _check_body)
 
     async def _announce_thread(self, t: Channel) -> None:
         d = t.to_json()
@@ -2420,7 +2541,6 @@ class FakeDiscord:
                 channel,
                 data,
                 files,
-                errs_prefix=["data"],
                 ephemeral_to=rec.user_id if ephemeral else None,
                 interaction=rec,
                 loading=rtype == 5,
@@ -2453,7 +2573,6 @@ class FakeDiscord:
             rec.ephemeral = bool(src and src.ephemeral_to is not None)
             self._ack(rec, rtype, arrived)
         elif rtype == 9:
-            validate_modal(data, FormErrors(["data"]))
             rec.modal = data
             self._ack(rec, rtype, arrived)
             rec.response_event.set()
@@ -2511,7 +2630,10 @@ class FakeDiscord:
         if request.match_info["token"] != token:
             raise DiscordHTTPError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         payload, files = await self._read_body(request)
-        validate_message(payload, FormErrors(), creating=True, has_files=bool(files))
+        # A channel webhook's message: EPHEMERAL is a follow-up's flag only.
+        flags = spec_messages.flag_rules(payload, spec_messages.EXECUTE_WEBHOOK_FLAGS)
+        if flags:
+            raise DiscordHTTPError(400, INVALID_FORM_BODY, "Invalid Form Body", form_errors(flags))
         self.webhook_posts.append(payload)
         msg = self._build_message(self.channels[channel_id], payload, files)
         msg.data["webhook_id"] = str(wid)
@@ -2529,25 +2651,21 @@ class FakeDiscord:
         channel = self.channels[rec.channel_id]
         original = self.messages.get(rec.original_message_id or 0)
         if rec.ack_type == 5 and original is not None and original.loading:
-            # The first follow-up after a deferred response replaces the loading message,
-            # and keeps the ephemerality chosen at defer time.
             self.deprecated_followups.append(rec.name)
-            validate_message(payload, FormErrors(), creating=True, has_files=bool(files))
-            await self._edit_and_dispatch(original, payload, files)
-            rec.response_event.set()
-            msg = original
-        else:
-            ephemeral = bool(int(payload.get("flags") or 0) & FLAG_EPHEMERAL)
-            msg = self._build_message(
-                channel,
-                payload,
-                files,
-                interaction=rec,
-                ephemeral_to=rec.user_id if ephemeral else None,
-            )
-            rec.followup_ids.append(msg.id)
-            await self._store_new(msg)
-            rec.response_event.set()
+            error = DiscordHTTPError(400, INVALID_FORM_BODY, DEPRECATED_FOLLOWUP)
+            rec.rejected.append(error)
+            raise error
+        ephemeral = bool(int(payload.get("flags") or 0) & FLAG_EPHEMERAL)
+        msg = self._build_message(
+            channel,
+            payload,
+            files,
+            interaction=rec,
+            ephemeral_to=rec.user_id if ephemeral else None,
+        )
+        rec.followup_ids.append(msg.id)
+        await self._store_new(msg)
+        rec.response_event.set()
         if request.query.get("wait") not in ("true", "True", "1"):
             return web.Response(status=204)
         return json_response(msg.data)
@@ -2636,274 +2754,6 @@ class FakeDiscord:
 
 
 # ---------------------------------------------------------------------------------------------
-# validation
-
-
-def _len_error(
-    errs: FormErrors, path: list[str | int], value: Any, max_len: int, min_len: int = 0
-) -> None:
-    n = len(str(value))
-    if n > max_len or n < min_len:
-        if min_len:
-            errs.add(
-                path, "BASE_TYPE_BAD_LENGTH", f"Must be between {min_len} and {max_len} in length."
-            )
-        else:
-            errs.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {max_len} or fewer in length.")
-
-
-def validate_message(
-    payload: dict[str, Any], errs: FormErrors, *, creating: bool, has_files: bool
-) -> None:
-    content = payload.get("content")
-    if content is not None:
-        _len_error(errs, ["content"], content, 2000)
-    embeds = payload.get("embeds") or []
-    if len(embeds) > 10:
-        errs.add(["embeds"], "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
-    total = 0
-    for i, e in enumerate(embeds):
-        p: list[str | int] = ["embeds", i]
-        for key, limit in (("title", 256), ("description", 4096)):
-            if e.get(key) is not None:
-                _len_error(errs, [*p, key], e[key], limit)
-                total += len(str(e[key]))
-        if (e.get("footer") or {}).get("text") is not None:
-            _len_error(errs, [*p, "footer", "text"], e["footer"]["text"], 2048)
-            total += len(str(e["footer"]["text"]))
-        if (e.get("author") or {}).get("name") is not None:
-            _len_error(errs, [*p, "author", "name"], e["author"]["name"], 256)
-            total += len(str(e["author"]["name"]))
-        fields = e.get("fields") or []
-        if len(fields) > 25:
-            errs.add([*p, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
-        for j, f in enumerate(fields):
-            _len_error(errs, [*p, "fields", j, "name"], f.get("name") or "", 256, 1)
-            _len_error(errs, [*p, "fields", j, "value"], f.get("value") or "", 1024, 1)
-            total += len(str(f.get("name") or "")) + len(str(f.get("value") or ""))
-    if total > 6000:
-        errs.add(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
-    components = payload.get("components") or []
-    v2 = bool(int(payload.get("flags") or 0) & FLAG_COMPONENTS_V2)
-    validate_components(components, errs, v2=v2)
-    errs.raise_if_any()
-    if creating and not (
-        content
-        or embeds
-        or components
-        or has_files
-        or payload.get("sticker_ids")
-        or payload.get("poll")
-    ):
-        raise DiscordHTTPError(400, EMPTY_MESSAGE, "Cannot send an empty message")
-
-
-def validate_components(components: list[dict[str, Any]], errs: FormErrors, *, v2: bool) -> None:
-    ids: dict[str, list[str | int]] = {}
-
-    def check_item(c: dict[str, Any], path: list[str | int]) -> None:
-        t = c.get("type")
-        cid = c.get("custom_id")
-        if cid is not None:
-            _len_error(errs, [*path, "custom_id"], cid, 100, 1)
-            if cid in ids:
-                errs.add(
-                    [*path, "custom_id"],
-                    "COMPONENT_CUSTOM_ID_DUPLICATED",
-                    "Component custom id cannot be duplicated",
-                )
-            ids[cid] = path
-        if t == 2:
-            style = c.get("style")
-            if style not in (1, 2, 3, 4, 5, 6):
-                errs.add(
-                    [*path, "style"],
-                    "BASE_TYPE_CHOICES",
-                    "Value must be one of {1, 2, 3, 4, 5, 6}.",
-                )
-            if style == 5:
-                if not c.get("url") or cid is not None:
-                    errs.add(
-                        [*path, "url"],
-                        "BUTTON_COMPONENT_URL_REQUIRED",
-                        "A url is required (and no custom_id) for link buttons",
-                    )
-            elif style != 6 and cid is None:
-                errs.add(
-                    [*path, "custom_id"],
-                    "BUTTON_COMPONENT_CUSTOM_ID_REQUIRED",
-                    "A custom id is required",
-                )
-            if c.get("label") is not None:
-                _len_error(errs, [*path, "label"], c["label"], 80)
-            if not c.get("label") and not c.get("emoji") and style != 6:
-                errs.add(
-                    [*path, "label"],
-                    "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
-                    "A label or emoji is required",
-                )
-        elif t in (3, 5, 6, 7, 8):
-            if c.get("placeholder") is not None:
-                _len_error(errs, [*path, "placeholder"], c["placeholder"], 150)
-            if t == 3:
-                opts = c.get("options") or []
-                if not 1 <= len(opts) <= 25:
-                    errs.add(
-                        [*path, "options"],
-                        "BASE_TYPE_BAD_LENGTH",
-                        "Must be between 1 and 25 in length.",
-                    )
-                seen = set()
-                for k, o in enumerate(opts):
-                    _len_error(errs, [*path, "options", k, "label"], o.get("label") or "", 100, 1)
-                    _len_error(errs, [*path, "options", k, "value"], o.get("value") or "", 100, 1)
-                    if o.get("description") is not None:
-                        _len_error(
-                            errs, [*path, "options", k, "description"], o["description"], 100
-                        )
-                    if o.get("value") in seen:
-                        errs.add(
-                            [*path, "options", k, "value"],
-                            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                            "Select menu option values must be unique",
-                        )
-                    seen.add(o.get("value"))
-            mn, mx = int(c.get("min_values", 1)), int(c.get("max_values", 1))
-            if not 0 <= mn <= mx <= 25:
-                errs.add([*path, "max_values"], "BASE_TYPE_BAD_INT", "Invalid min/max values")
-
-    if v2:
-        if len(list(iter_components(components))) > 40:
-            errs.add(["components"], "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
-        for path_c in _walk_paths(components, ["components"]):
-            check_item(*path_c)
-        return
-    if len(components) > 5:
-        errs.add(["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 0 and 5 in length.")
-    for i, row in enumerate(components):
-        path: list[str | int] = ["components", i]
-        if row.get("type") != 1:
-            errs.add(
-                [*path, "type"],
-                "UNION_TYPE_CHOICES",
-                "Top-level components must be action rows (type 1) without the components v2 flag",
-            )
-            continue
-        items = row.get("components") or []
-        if not 1 <= len(items) <= 5:
-            errs.add(
-                [*path, "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
-            )
-        if any(it.get("type") != 2 for it in items) and len(items) > 1:
-            errs.add(
-                [*path, "components"],
-                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                "The specified component exceeds the maximum width",
-            )
-        for j, it in enumerate(items):
-            check_item(it, [*path, "components", j])
-
-
-def _walk_paths(
-    components: list[dict[str, Any]], prefix: list[str | int]
-) -> Iterable[tuple[dict[str, Any], list[str | int]]]:
-    for i, c in enumerate(components):
-        p = [*prefix, i]
-        yield c, p
-        if "components" in c:
-            yield from _walk_paths(c["components"], [*p, "components"])
-        if "accessory" in c:
-            yield c["accessory"], [*p, "accessory"]
-
-
-def validate_modal(data: dict[str, Any], errs: FormErrors) -> None:
-    _len_error(errs, ["title"], data.get("title") or "", 45, 1)
-    _len_error(errs, ["custom_id"], data.get("custom_id") or "", 100, 1)
-    comps = data.get("components") or []
-    if not 1 <= len(comps) <= 5:
-        errs.add(["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
-    errs.raise_if_any()
-
-
-_NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
-
-
-def validate_command(cmd: dict[str, Any], errs: FormErrors, path: list[str | int]) -> None:
-    ctype = int(cmd.get("type", 1))
-    name = str(cmd.get("name", ""))
-    if ctype == 1:
-        if not _NAME_RE.match(name) or name != name.lower():
-            errs.add(
-                [*path, "name"],
-                "APPLICATION_COMMAND_INVALID_NAME",
-                f"Command name is invalid ({name!r})",
-            )
-        _len_error(errs, [*path, "description"], cmd.get("description") or "", 100, 1)
-    else:
-        _len_error(errs, [*path, "name"], name, 32, 1)
-    for loc, value in (cmd.get("name_localizations") or {}).items():
-        if ctype == 1 and (not _NAME_RE.match(str(value)) or str(value) != str(value).lower()):
-            errs.add(
-                [*path, "name_localizations", loc],
-                "APPLICATION_COMMAND_INVALID_NAME",
-                f"Command name is invalid ({value!r})",
-            )
-    for loc, value in (cmd.get("description_localizations") or {}).items():
-        _len_error(errs, [*path, "description_localizations", loc], value, 100, 1)
-    _validate_options(cmd.get("options") or [], errs, [*path, "options"], depth=0)
-
-
-def _validate_options(
-    options: list[dict[str, Any]], errs: FormErrors, path: list[str | int], depth: int
-) -> None:
-    if len(options) > 25:
-        errs.add(path, "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
-    seen_optional = False
-    names: set[str] = set()
-    for i, o in enumerate(options):
-        p = [*path, i]
-        name = str(o.get("name", ""))
-        if not _NAME_RE.match(name) or name != name.lower():
-            errs.add(
-                [*p, "name"],
-                "APPLICATION_COMMAND_INVALID_NAME",
-                f"Option name is invalid ({name!r})",
-            )
-        if name in names:
-            errs.add(
-                [*p, "name"],
-                "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
-                "Option names must be unique",
-            )
-        names.add(name)
-        _len_error(errs, [*p, "description"], o.get("description") or "", 100, 1)
-        for loc, value in (o.get("description_localizations") or {}).items():
-            _len_error(errs, [*p, "description_localizations", loc], value, 100, 1)
-        t = int(o.get("type", 0))
-        if t in (1, 2):
-            if (t == 2 and depth > 0) or (t == 1 and depth > 1):
-                errs.add(
-                    [*p, "type"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Invalid nesting"
-                )
-            _validate_options(o.get("options") or [], errs, [*p, "options"], depth + 1)
-            continue
-        if o.get("required"):
-            if seen_optional:
-                errs.add(
-                    [*p, "required"],
-                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                    "Required options must be placed before non-required options",
-                )
-        else:
-            seen_optional = True
-        choices = o.get("choices") or []
-        if len(choices) > 25:
-            errs.add([*p, "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
-        for k, ch in enumerate(choices):
-            _len_error(errs, [*p, "choices", k, "name"], ch.get("name") or "", 100, 1)
-
-
-# ---------------------------------------------------------------------------------------------
 # misc
 
 
@@ -2932,6 +2782,17 @@ def parse_multipart(content_type: str, body: bytes) -> list[tuple[str, str | Non
                     params[key] = (v1 or v2).decode("utf-8", "replace").replace('\\"', '"')
         out.append((params.get("name", ""), params.get("filename"), data))
     return out
+
+
+_BODY = web.RequestKey("fake_body", tuple[dict[str, Any], list[tuple[int, str, bytes]]])
+"""A request's parsed body, shared by the check of every body and the handler."""
+
+
+def _route_name(request: web.Request) -> str:
+    """The fake's route template of a request (``/applications/{app}/commands``)."""
+    resource = request.match_info.route.resource
+    name = resource.canonical if resource is not None else request.path
+    return name[len(API_PREFIX) :] if name.startswith(API_PREFIX) else name
 
 
 def _route_template(sub: str) -> str:

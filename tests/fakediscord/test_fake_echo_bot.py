@@ -107,7 +107,7 @@ async def test_modal_and_select(w: World) -> None:
         await w.d.select(w.alice, c.response, "echo:choose", ["z"])
 
 
-async def test_deferred_then_follow_up_replaces_loading(w: World) -> None:
+async def test_deferred_then_edit_original_replaces_loading(w: World) -> None:
     r = await w.d.slash(w.alice, "echo slow", {"millis": 150}, wait="ack")
     assert r.ack_type == 5 and r.response is not None and r.response.loading
     await w.d.wait_response(r)
@@ -146,12 +146,21 @@ async def test_deadline_and_already_acknowledged(w: World) -> None:
     assert r.rejected[0].code == 40060
 
 
-async def test_follow_up_after_token_expiry_is_refused(w: World) -> None:
+async def test_answer_after_token_expiry_is_refused(w: World) -> None:
     r = await w.d.slash(w.alice, "echo stale", {"millis": 800})
     assert r.ack_type == 5
     w.d.clock.advance(15 * 60 + 1)
-    await until_logged(w.bot, "stale follow-up refused: 401 50027")
+    await until_logged(w.bot, "stale answer refused: 401 50027")
     assert r.response is not None and r.response.loading  # still "thinking"
+
+
+async def test_follow_up_while_loading_is_refused_as_deprecated(w: World) -> None:
+    before = len(w.d.fake.deprecated_followups)
+    r = await w.d.slash(w.alice, "echo followup", wait="response")
+    await until_logged(w.bot, "follow-up while loading refused: 400 50035")
+    assert r.response is not None and r.response.content == "refused: 400 50035"
+    assert r.followup_ids == [] and len(w.d.fake.deprecated_followups) == before + 1
+    assert "Create Followup Message" in r.rejected[-1].message
 
 
 async def test_limits_and_ephemeral_channel_edit_are_refused(w: World) -> None:

@@ -284,12 +284,19 @@ async def test_interaction_deadline_double_ack_and_token_expiry(driver: Driver, 
     assert out["interaction"]["response_message_loading"] is True
     assert driver.loading_messages() == [deferred.response]
     hook = f"/webhooks/{fake.application_id}/{deferred.token}"
-    status, msg, _ = await api.call(
+    # A follow-up while "thinking" would edit the loading message: deprecated, refused.
+    status, err, _ = await api.call(
         "POST", hook, {"content": "result"}, auth=False, params={"wait": "true"}
+    )
+    assert (status, err["code"]) == (400, 50035) and "Create Followup Message" in err["message"]
+    assert len(fake.deprecated_followups) == 1 and deferred.followup_ids == []
+    assert driver.loading_messages() == [deferred.response]  # nothing changed
+    status, msg, _ = await api.call(
+        "PATCH", f"{hook}/messages/@original", {"content": "result"}, auth=False
     )
     assert status == 200 and msg["id"] == str(deferred.original_message_id)  # replaced
     assert deferred.response is not None and deferred.response.ephemeral_to == alice.id
-    assert not driver.loading_messages()
+    assert deferred.response.content == "result" and not driver.loading_messages()
     status, msg2, _ = await api.call(
         "POST", hook, {"content": "more"}, auth=False, params={"wait": "true"}
     )
