@@ -333,6 +333,8 @@ async def running_bot(
     processes on one PostgreSQL).
     """
     workdir = Path(tempfile.mkdtemp(prefix="batak-e2e-"))
+    if Path(script).resolve() == BOT_SCRIPT:  # the real bot's requests, for the audit
+        driver.fake.start_capture()
     extra = dict(env or {})
     if shard_count is not None:
         extra["SHARD_COUNT"] = str(shard_count)

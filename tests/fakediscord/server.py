@@ -40,12 +40,15 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
 from discordspec import Violation, form_errors, validate_request
 from discordspec import messages as spec_messages
+
+if TYPE_CHECKING:
+    from .conformance import Capture
 
 API_PREFIX = "/api/v10"
 DISCORD_EPOCH_MS = 1420070400000
@@ -696,6 +699,8 @@ class FakeDiscord:
         self.route_counts: Counter[str] = Counter()
         self.unhandled: list[tuple[str, str]] = []
         self.errors_served: list[tuple[str, str, int, int]] = []  # method, path, status, code
+        self.capture: Capture | None = None
+        """Where every request is written down for the conformance audit, if anywhere."""
         self.checked: Counter[str] = Counter()
         """Request bodies checked by discordspec, per route ("PUT /applications/{app}/commands")."""
         self.refused: Counter[str] = Counter()
@@ -754,7 +759,18 @@ class FakeDiscord:
         assert server is not None
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]  # a TCP socket
 
+    def start_capture(self) -> None:
+        """Write down every request from now on for the conformance audit
+        (``tests/fakediscord/conformance.py``), when ``$BATAK_CONFORMANCE_DIR`` is set."""
+        if self.capture is None:
+            from .conformance import capture_from_env
+
+            self.capture = capture_from_env()
+
     async def close(self) -> None:
+        if self.capture is not None:
+            self.capture.close()
+            self.capture = None
         for s in list(self.sessions):
             with contextlib.suppress(Exception):
                 await s.ws.close(code=1001)
@@ -1266,6 +1282,15 @@ class FakeDiscord:
             resp = json_response(e.body(), e.status)
         self.requests.append(RequestLogEntry(method, sub, resp.status, time.perf_counter()))
         self.route_counts[f"{method} {_route_template(sub)}"] += 1
+        if self.capture is not None:
+            parsed = request.get(_BODY)
+            body: Any = None
+            sizes: list[int] = []
+            if parsed is not None:
+                payload, files = parsed
+                body = payload.get("__list__", payload) if set(payload) == {"__list__"} else payload
+                sizes = [len(data) for _, _, data in files]
+            self.capture.write(method, request.path_qs[len(API_PREFIX) :], resp.status, body, sizes)
         return resp
 
     def inject_429(
