@@ -215,7 +215,6 @@ def settle_memory() -> None:
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
-    embed_links=True,
     attach_files=True,
     read_message_history=True,
     create_public_threads=True,

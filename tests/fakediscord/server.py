@@ -95,7 +95,6 @@ EVERYONE_DEFAULT = (
 BOT_ROLE_DEFAULT = (
     VIEW_CHANNEL
     | SEND_MESSAGES
-    | EMBED_LINKS
     | ATTACH_FILES
     | READ_MESSAGE_HISTORY
     | CREATE_PUBLIC_THREADS
@@ -2125,6 +2124,10 @@ class FakeDiscord:
             self._require(channel, SEND_MESSAGES, "SEND_MESSAGES")
         if files:
             self._require(channel, ATTACH_FILES, "ATTACH_FILES")
+        if payload.get("embeds"):
+            # Stricter than Discord, which drops the embeds of a sender without Embed Links
+            # (developers/topics/permissions.mdx, Permissions): a vanished embed is a bug.
+            self._require(channel, EMBED_LINKS, "EMBED_LINKS")
 
     async def _post_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

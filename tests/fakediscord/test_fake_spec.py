@@ -241,3 +241,13 @@ async def test_deleting_other_peoples_messages_needs_manage_messages(
     assert (status, err["code"]) == (400, 50035)  # duplicates (the schema's uniqueItems)
     status, _, _ = await api.call("POST", bulk, {"messages": [str(said.id), str(other.id)]})
     assert status == 204 and said.deleted and other.deleted
+
+
+def test_the_bots_role_has_exactly_the_invite_permissions() -> None:
+    """The fake gives the bot's managed role what bot.py's invite link asks for, nothing
+    more: an e2e test passes only with the permissions a real server would grant."""
+    from bot import INVITE_PERMISSIONS
+
+    from .server import BOT_ROLE_DEFAULT
+
+    assert INVITE_PERMISSIONS.value == BOT_ROLE_DEFAULT
