@@ -8,7 +8,15 @@ import re
 
 import pytest
 
-from tests.import_graph import ROOT, assert_no_cycle, cycle, graph, line_counts
+from tests.import_graph import (
+    ROOT,
+    assert_no_cycle,
+    cycle,
+    graph,
+    line_counts,
+    project_graph,
+    reachable,
+)
 
 MAX_LINES = 600
 """A module of cogs/ or data/ longer than this holds more than one concern."""
@@ -88,3 +96,21 @@ def test_the_layout_tree_lists_every_module_and_only_real_ones() -> None:
     assert not listed - real, (
         f"the layout tree of {ARCHITECTURE.name} lists {sorted(listed - real)}"
     )
+
+
+# --- experiments out of the product --------------------------------------------------
+
+EXPERIMENTAL = "batak.ai.experimental"
+
+
+def test_the_bot_never_imports_the_experimental_players() -> None:
+    """The bot (``bot.py`` and every module of cogs/, which it loads by name) reaches no
+    module of batak.ai.experimental, directly or through another module."""
+    edges = project_graph()
+    roots = {"bot"} | {name for name in edges if name.split(".")[0] == "cogs"}
+    bot = reachable(edges, roots)
+    assert "batak.ai.bots" in bot and "batak.ai.arena" not in bot  # the walk reaches the players
+    assert {EXPERIMENTAL, "batak.ai.experimental.playfit"} <= reachable(edges, {"batak.ai.arena"})
+    assert not {m for m in bot if m == EXPERIMENTAL or m.startswith(EXPERIMENTAL + ".")}
+    for path in [ROOT / "bot.py", *(ROOT / "cogs").rglob("*.py")]:
+        assert EXPERIMENTAL not in path.read_text(encoding="utf-8"), path  # nor by name
