@@ -38,6 +38,7 @@ from batak.match import Match
 from batak.players import PLAYER_KINDS, Player, make_player
 from batak.records import dumps
 from batak.rules import PRESET_NAMES, Rules, RulesError, preset
+from batak.scoring import contract_made, side_tricks
 
 
 def _players_arg(text: str) -> list[str]:
@@ -53,15 +54,20 @@ def _players_arg(text: str) -> list[str]:
 
 
 def _arena_kind(text: str) -> str:
+    from batak.ai.experimental import EXPERIMENTS
     from batak.ai.oracle import ORACLE
 
-    if text == ORACLE:
+    if text == ORACLE or text in EXPERIMENTS:
         return text
     level, sep, rev = text.partition("@")
+    if level in EXPERIMENTS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: an experimental player plays from this checkout only, not LEVEL@REV"
+        )
     if level not in PLAYER_KINDS:
         raise argparse.ArgumentTypeError(
             f"{level!r} is not a level; expected one of {', '.join(PLAYER_KINDS)}, "
-            f"LEVEL@REV or {ORACLE}"
+            f"LEVEL@REV or {ORACLE}, or an experimental player: {', '.join(EXPERIMENTS)}"
         )
     if sep and not rev.strip():
         raise argparse.ArgumentTypeError(f"{text!r}: give a git revision after '@'")
@@ -101,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_arena_kind,
         default="hard",
         help=f"one of: {', '.join(PLAYER_KINDS)}, LEVEL@REV for a git revision's player, "
-        "or oracle (sees all four hands: the ceiling)",
+        "oracle (sees all four hands: the ceiling), or an experimental player "
+        "(batak.ai.experimental; a wrong name lists them)",
     )
     ar.add_argument(
         "--baseline",
@@ -315,19 +322,14 @@ def cmd_playout_bench(args: argparse.Namespace) -> int:
         f"simulator play-outs, preset {args.preset}, whole deals (52 cards), "
         f"{'compiled (mypyc)' if compiled else 'pure Python'}; CPU time of this process"
     )
-    for label, hidden in (("perfect information", False), ("hidden hands", True)):
-        n = 0
-        start = time.process_time()
-        while time.process_time() - start < args.seconds:
-            for table, hands, leader in deals:
-                if hidden:
-                    excluded = [0, 0, 0, 0]
-                    sim.rollout_hidden(table, list(hands), [], leader, broken, [0] * 4, excluded)
-                else:
-                    sim.rollout(table, list(hands), [], leader, broken, [0] * 4)
-            n += len(deals)
-        elapsed = time.process_time() - start
-        print(f"{label + ':':21}{n / elapsed:10,.0f} play-outs/s  ({n} play-outs)")
+    n = 0
+    start = time.process_time()
+    while time.process_time() - start < args.seconds:
+        for table, hands, leader in deals:
+            sim.rollout(table, list(hands), [], leader, broken, [0] * 4)
+        n += len(deals)
+    elapsed = time.process_time() - start
+    print(f"{'perfect information:':21}{n / elapsed:10,.0f} play-outs/s  ({n} play-outs)")
     return 0
 
 
@@ -555,11 +557,8 @@ def _deal_summary(ui: Terminal, match: Match) -> None:
     partnership = match.rules.partnership
     assert deal.contract is not None and deal.scores is not None
     c = deal.contract
-    holder_tricks = deal.tricks_won[c.seat] + (
-        deal.tricks_won[(c.seat + 2) % 4] if partnership else 0
-    )
-    made = holder_tricks >= c.bid
-    verdict = "made it" if made else "went down (battı)"
+    holder_tricks = side_tricks(match.rules, deal.tricks_won, c.seat)
+    verdict = "made it" if contract_made(match.rules, c, deal.tricks_won) else "went down (battı)"
     ui.say(
         ui.paint(
             f"Deal over: {_seat_name(c.seat, partnership)} bid {c.bid}, took {holder_tricks} — "

@@ -35,6 +35,7 @@ from batak.play import (
     broken_at_start,
     lead_code,
     legal_cards,
+    partner,
     trick_winner,
     winning_card,
 )
@@ -233,7 +234,8 @@ class Observation:
         return self.to_act == self.seat
 
     def partner(self) -> int | None:
-        return (self.seat + 2) % 4 if self.rules.partnership else None
+        """The seat's partner in partnerships (:func:`batak.play.partner`), else ``None``."""
+        return partner(self.seat) if self.rules.partnership else None
 
 
 # --- the deal ----------------------------------------------------------------

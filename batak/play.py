@@ -1,4 +1,5 @@
-"""The rules of the play phase, defined once: legal cards, trump breaking, trick winners.
+"""The rules of the play phase, defined once: legal cards, trump breaking, trick winners,
+and who sits across the table (:func:`partner`).
 
 Everything works on the card/mask representation of :mod:`batak.cards` and on
 plain ints, so the engine (:class:`~batak.deal.Deal`), the simulator and the
@@ -236,6 +237,17 @@ def trick_best(trick: Sequence[Card], tmask: CardMask) -> int:
         elif tmask >> c & 1:
             best, b = i, c
     return best
+
+
+def partner(seat: int) -> int:
+    """The seat across the table (0 and 2 sit opposite, 1 and 3): the partner when the
+    rules play in partnerships. Defined here, beside the other seat arithmetic, so that
+    the simulator's card policy (compiled with this module) calls it natively.
+
+    >>> [partner(seat) for seat in range(4)]
+    [2, 3, 0, 1]
+    """
+    return (seat + 2) % 4
 
 
 def trick_winner(leader: int, cards: Sequence[Card], trump: int | None) -> int:

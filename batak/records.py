@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from batak.cards import CardMask, card_code, cards_of, parse_card
+from batak.cards import CardMask, Suit, card_code, cards_of, parse_card
 from batak.deal import (
     BIDS,
     PASS,
@@ -236,10 +236,10 @@ def deal_from_record(record: Any) -> Deal:
     if contract["forced"] is not expected.forced:
         raise RecordError("contract.forced", f"the auction gives {str(expected.forced).lower()}")
     trump_text = contract["trump"]
-    if not isinstance(trump_text, str) or trump_text not in ("S", "H", "D", "C"):
+    if not isinstance(trump_text, str) or trump_text not in Suit.__members__:
         raise RecordError("contract.trump", f"not a suit: {show_value(trump_text)}")
     if deal.phase is Phase.TRUMP:
-        deal.apply(TRUMPS["SHDC".index(trump_text)])
+        deal.apply(TRUMPS[Suit[trump_text]])
     elif deal.trump is None or deal.trump.letter != trump_text:
         raise RecordError("contract.trump", "trump is fixed by the rules")
 

@@ -37,6 +37,7 @@ from batak.ai.bots import HardPlayer
 from batak.ai.knowledge import infer
 from batak.cards import ABOVE, Suit, card_code
 from batak.deal import TRUMPS, Action, Bid, Deal, Observation, Pass, Phase, Play, format_action
+from batak.scoring import contract_made, side_tricks
 from batak.solver import BudgetExceeded, Position, Solver, deal_position, native_search
 
 PAR_NODES = 10_000_000 if native_search() else 1_000_000
@@ -134,16 +135,6 @@ def deal_actions(deal: Deal) -> list[tuple[int, Action]]:
     return out
 
 
-def _side(deal: Deal, seat: int) -> bool:
-    assert deal.contract is not None
-    holder = deal.contract.seat
-    return seat == holder or (deal.rules.partnership and seat == (holder + 2) % 4)
-
-
-def _won(d: Deal, side: Iterable[int]) -> int:
-    return sum(d.tricks_won[s] for s in side)
-
-
 def double_dummy_path(
     deal: Deal, *, par_nodes: int = PAR_NODES, step_nodes: int = STEP_NODES
 ) -> list[int | None]:
@@ -160,15 +151,15 @@ def double_dummy_path(
     always tried."""
     assert deal.contract is not None and deal.trump is not None
     holder = deal.contract.seat
-    side = [s for s in range(4) if _side(deal, s)]
     replay = _fresh(deal)
     states: list[tuple[Position | None, int]] = []
     for seat, action in deal_actions(deal):
         if replay.phase is Phase.PLAY and not states:
-            states.append((deal_position(replay), _won(replay, side)))
+            won = side_tricks(deal.rules, replay.tricks_won, holder)
+            states.append((deal_position(replay), won))
         replay.apply(action, seat)
         if isinstance(action, Play):
-            won = _won(replay, side)
+            won = side_tricks(deal.rules, replay.tricks_won, holder)
             states.append((None if replay.is_over else deal_position(replay), won))
     solver = Solver(deal.rules, deal.trump, holder)
     path: list[int | None] = [None] * len(states)
@@ -322,16 +313,15 @@ def review_deal(
         raise ValueError("only a finished deal can be reviewed")
     contract = deal.contract
     path = double_dummy_path(deal, par_nodes=par_nodes, step_nodes=step_nodes)
-    side = [s for s in range(4) if _side(deal, s)]
-    side_tricks = _won(deal, side)
+    side = side_tricks(deal.rules, deal.tricks_won, contract.seat)
     first = next(p for p in path if p is not None)  # the last count is always known
     decisions = {s: costliest(judge_seat(deal, s, budget)) for s in sorted(set(seats))}
     return Review(
         holder=contract.seat,
         bid=contract.bid,
         trump=deal.trump.letter,
-        side_tricks=side_tricks,
-        made=side_tricks >= contract.bid,
+        side_tricks=side,
+        made=contract_made(deal.rules, contract, deal.tricks_won),
         par=path[0],
         turn=turning_card(deal, path),
         decisions=decisions,

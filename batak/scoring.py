@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 from batak.cards import HAND_SUIT_ORDER, hand_order_key, sort_codes, sort_hand
+from batak.play import partner
 from batak.rules import Rules, Scoring
 
 
@@ -59,7 +60,7 @@ def same_side(rules: SidesLike, a: int, b: int) -> bool:
     >>> same_side(preset("esli"), 0, 2), same_side(preset("standard"), 0, 2)
     (True, False)
     """
-    return a == b or (rules.partnership and (a - b) % 2 == 0)
+    return a == b or (rules.partnership and a == partner(b))
 
 
 def is_holder_side(rules: SidesLike, contract: ContractLike, seat: int) -> bool:
@@ -75,7 +76,7 @@ def side_tricks(rules: SidesLike, tricks_won: Sequence[int], seat: int) -> int:
     5
     """
     if rules.partnership:
-        return tricks_won[seat] + tricks_won[(seat + 2) % 4]
+        return tricks_won[seat] + tricks_won[partner(seat)]
     return tricks_won[seat]
 
 
@@ -239,10 +240,10 @@ def winners(totals: Sequence[int]) -> list[int]:
     return [s for s in range(len(totals)) if totals[s] == top]
 
 
-# --- the order a hand is shown in ---------------------------------------------------
+# --- the order a hand is shown in, and the seat across ------------------------------
 # Defined in batak.cards (the lowest layer, so that format_cards uses it too) and
 # offered here with the other presentation facts: HAND_SUIT_ORDER, hand_order_key,
-# sort_hand and sort_codes.
+# sort_hand and sort_codes. The same for partner, defined in batak.play.
 
 
 __all__ = [
@@ -253,6 +254,7 @@ __all__ = [
     "contract_made",
     "hand_order_key",
     "is_holder_side",
+    "partner",
     "placements",
     "same_side",
     "score_deal",

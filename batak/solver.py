@@ -54,6 +54,7 @@ from batak.ai.sim import Table, distinct_cards, rollout
 from batak.cards import ABOVE, SUIT_MASKS, Card, CardMask, Suit, card_code, parse_card
 from batak.play import breaks_trump, broken_at_start, lead_code, legal_mask, trick_best
 from batak.rules import Rules, RulesError
+from batak.scoring import same_side
 from batak.solver_types import BudgetExceeded, Position, PositionError, deal_position
 
 _HIST_TOP: Final = 1 << 30
@@ -97,10 +98,7 @@ class Solver:
         self._cheap = tuple((13 if SUIT_MASKS[trump] >> c & 1 else 0) + c % 13 for c in range(52))
         self._overtake = rules.overtake_when_trumped
         self._lead_rule = lead_code(rules.trump_lead)
-        if rules.partnership:
-            self._side = tuple(s % 2 == holder % 2 for s in range(4))
-        else:
-            self._side = tuple(s == holder for s in range(4))
+        self._side = tuple(same_side(rules, s, holder) for s in range(4))
         self._tt: dict[int, int] = {}
         self.nodes = 0
         self._limit = -1

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from batak.cards import Card, CardMask, Suit, card_code
 from batak.deal import Deal
 from batak.rules import Rules
+from batak.scoring import same_side
 
 
 class BudgetExceeded(RuntimeError):
@@ -68,9 +69,7 @@ class Position:
 
     def on_side(self, seat: int) -> bool:
         """Whether ``seat`` plays with the contract holder."""
-        if self.rules.partnership:
-            return seat % 2 == self.holder % 2
-        return seat == self.holder
+        return same_side(self.rules, seat, self.holder)
 
 
 def check_position(pos: Position) -> None:

@@ -17,7 +17,7 @@ from data import Store
 
 from . import pictures
 from .announcements import Announcer
-from .components import HandClick, hand_view, release
+from .components import HINT, REFRESH, HandClick, hand_view, release
 from .i18n import t
 from .live import LiveHands
 from .pictures import Picture, files_of
@@ -223,11 +223,11 @@ class Hands:
         notice: str | None = None
         alert: str | None = None
         extra: list[Picture | None] = []
-        if code == "ref":
+        if code == REFRESH:
             if table.playing and table.seats[seat].is_away:
                 await self.service.come_back(table.id, user)
                 notice = t("hand.back", lang)
-        elif code == "hint":
+        elif code == HINT:
             try:
                 action, reason = await self.service.hint(table.id, user)
                 notice = hint_message(action, reason, lang)
@@ -259,7 +259,7 @@ class Hands:
             notice = "⚠️ " + alert  # the answer is this edit: one answer per click
         if live and notice is None and not extra and interaction.message is not None:
             # The live hand shows the new state (one edit, through this press's token).
-            if code == "ref":
+            if code == REFRESH:
                 self.live.redraw(interaction.message.id)
             self.live.request(table)
             return

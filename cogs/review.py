@@ -30,6 +30,7 @@ import discord
 from batak import Deal, Match
 from batak.records import RecordError, deal_from_record, loads
 from batak.review import Review, pars_of_records, review_record
+from batak.scoring import side_tricks
 from batak.solver import native_search
 from data import user_key
 from images.replay_fit import fit_replay
@@ -407,9 +408,7 @@ class Reviews:
                 d = deal_from_record(rec)
                 assert d.contract is not None and d.trump is not None and d.scores is not None
                 holder = d.contract.seat
-                side = d.tricks_won[holder] + (
-                    d.tricks_won[(holder + 2) % 4] if d.rules.partnership else 0
-                )
+                side = side_tricks(d.rules, d.tricks_won, holder)
                 who = name if holder == 0 else t("seat.bot", lang, n=holder + 1)
                 row = CompareRow(
                     name, who, d.contract.bid, d.trump.letter, side, d.scores[0], next(pars)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from .text import font
-from .views import SUIT_SYMBOLS, check_card, rank_label
+from .views import RED_SUITS, SUIT_SYMBOLS, check_card, rank_label
 
 Colour = tuple[int, int, int]
 
@@ -41,7 +41,7 @@ def suit_colour(suit: str, four_colour: bool = False) -> Colour:
     """Ink for a suit: two-colour (black / red) or four-colour (♠ black ♥ red ♦ blue ♣ green)."""
     if four_colour:
         return {"S": BLACK, "H": RED, "D": BLUE, "C": GREEN}[suit]
-    return RED if suit in "HD" else BLACK
+    return RED if suit in RED_SUITS else BLACK
 
 
 def card_size(width: int) -> tuple[int, int]:

@@ -233,7 +233,7 @@ def render_match_result_image(
         w = winners[0]
         title = text_for(lang, "img.wins", name=name(w, 560))
         if view.partnership:
-            mate = (w + 2) % 4
+            mate = scoring.partner(w)
             title = text_for(
                 lang, "img.team_wins", t="AB"[w % 2], a=name(w, 240), b=name(mate, 240)
             )

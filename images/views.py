@@ -14,16 +14,18 @@ import zlib
 from dataclasses import dataclass
 
 from batak import scoring
-from batak.cards import RANK_CHARS
+from batak.cards import RANK_CHARS, RANK_LABELS
 from batak.cards import SUITS as _ENGINE_SUITS
 
 RANKS = RANK_CHARS
 """The rank characters of a card code, low to high (the record notation's)."""
 SUITS = "".join(s.letter for s in _ENGINE_SUITS)
 """The suit letters of a card code, in the record notation's order (``"SHDC"``)."""
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
-RANK_LABELS = {"T": "10"}
+SUIT_SYMBOLS = {s.letter: s.symbol for s in _ENGINE_SUITS}
+"""The engine's suit symbols (:attr:`batak.cards.Suit.symbol`) by suit letter."""
+RED_SUITS = frozenset(s.letter for s in _ENGINE_SUITS if s.is_red)
+"""The letters of the red suits (hearts and diamonds)."""
+_RANK_LABELS = dict(zip(RANK_CHARS, RANK_LABELS, strict=True))
 
 PHASES = ("auction", "trump", "play", "done")
 
@@ -55,7 +57,7 @@ def check_card(code: str) -> str:
 
 def rank_label(code: str) -> str:
     """``"TH"`` -> ``"10"``, ``"AS"`` -> ``"A"``."""
-    return RANK_LABELS.get(code[0], code[0])
+    return _RANK_LABELS.get(code[0], code[0])
 
 
 def card_label(code: str) -> str:

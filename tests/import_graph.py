@@ -104,3 +104,38 @@ def line_counts(package: str) -> dict[str, int]:
         name: len(path.read_text(encoding="utf-8").splitlines())
         for name, path in modules(package).items()
     }
+
+
+PROJECT = ("batak", "images", "data", "cogs", "locales")
+"""The project's packages; with ``bot.py`` they are the whole program."""
+
+
+def project_graph() -> dict[str, set[str]]:
+    """Every module of the project (``bot`` included) -> the project modules it imports.
+
+    Importing ``a.b.c`` runs ``a`` and ``a.b`` first, so those count as imported too."""
+    known = {name: path for package in PROJECT for name, path in modules(package).items()}
+    known["bot"] = ROOT / "bot.py"
+    edges: dict[str, set[str]] = {}
+    for name, path in known.items():
+        parent = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        edges[name] = set()
+        for imported in imports(tree, parent, known):
+            parts = imported.split(".")
+            for n in range(1, len(parts) + 1):
+                prefix = ".".join(parts[:n])
+                if prefix in known and prefix != name:
+                    edges[name].add(prefix)
+    return edges
+
+
+def reachable(edges: dict[str, set[str]], roots: set[str]) -> set[str]:
+    """The modules ``roots`` import, directly or through others (the roots included)."""
+    seen = set(roots)
+    todo = list(roots)
+    while todo:
+        for nxt in edges.get(todo.pop(), set()) - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen

@@ -8,7 +8,15 @@ import re
 
 import pytest
 
-from tests.import_graph import ROOT, assert_no_cycle, cycle, graph, line_counts
+from tests.import_graph import (
+    ROOT,
+    assert_no_cycle,
+    cycle,
+    graph,
+    line_counts,
+    project_graph,
+    reachable,
+)
 
 MAX_LINES = 600
 """A module of cogs/ or data/ longer than this holds more than one concern."""
@@ -88,3 +96,70 @@ def test_the_layout_tree_lists_every_module_and_only_real_ones() -> None:
     assert not listed - real, (
         f"the layout tree of {ARCHITECTURE.name} lists {sorted(listed - real)}"
     )
+
+
+# --- one vocabulary ------------------------------------------------------------------
+
+PARTNER_SEAT = re.compile(
+    r"\(\s*[\w.\[\]]+\s*[+-]\s*2\s*\)\s*(?:%\s*4|&\s*3)\b"  # (seat + 2) % 4, (s - 2) & 3
+    r"|\b\w+\s*\^\s*2\b"  # seat ^ 2
+)
+"""The seat across the table worked out by hand, instead of :func:`batak.play.partner`."""
+
+PARTNER_HOME = "batak/play.py"
+"""The one module that says which seat sits across (:func:`batak.play.partner`)."""
+
+
+def _partner_seats() -> dict[str, list[str]]:
+    """Each product file with the partner seat written out: its lines that do it."""
+    found: dict[str, list[str]] = {}
+    files = [ROOT / "bot.py"] + [
+        path
+        for package in ("batak", "images", "data", "cogs")
+        for path in (ROOT / package).rglob("*.py")
+    ]
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if PARTNER_SEAT.search(line.split("#", 1)[0]):
+                found.setdefault(str(path.relative_to(ROOT)), []).append(
+                    f"{number}: {line.strip()}"
+                )
+    return found
+
+
+def test_the_partner_pattern_sees_every_spelling() -> None:
+    for spelled in ("(seat + 2) % 4", "(s+2)%4", "(obs.seat - 2) % 4", "(t[0] + 2) & 3", "k ^ 2"):
+        assert PARTNER_SEAT.search(spelled), spelled
+    for other in ("(leader + i) % 4", "(dealer + 1) % 4", "(seat + 2) % 13", "2 ** 2"):
+        assert not PARTNER_SEAT.search(other), other
+
+
+def test_the_partner_seat_is_written_out_only_where_it_is_defined() -> None:
+    found = _partner_seats()
+    assert list(found.get(PARTNER_HOME, [])) == [f"{_partner_line()}: return (seat + 2) % 4"]
+    del found[PARTNER_HOME]
+    assert not found, f"use batak.play.partner (or batak.scoring.side_tricks) instead: {found}"
+
+
+def _partner_line() -> int:
+    lines = (ROOT / PARTNER_HOME).read_text(encoding="utf-8").splitlines()
+    start = lines.index("def partner(seat: int) -> int:")
+    return next(n for n in range(start, len(lines)) if "% 4" in lines[n]) + 1
+
+
+# --- experiments out of the product --------------------------------------------------
+
+EXPERIMENTAL = "batak.ai.experimental"
+
+
+def test_the_bot_never_imports_the_experimental_players() -> None:
+    """The bot (``bot.py`` and every module of cogs/, which it loads by name) reaches no
+    module of batak.ai.experimental, directly or through another module."""
+    edges = project_graph()
+    roots = {"bot"} | {name for name in edges if name.split(".")[0] == "cogs"}
+    bot = reachable(edges, roots)
+    assert "batak.ai.bots" in bot and "batak.ai.arena" not in bot  # the walk reaches the players
+    assert {EXPERIMENTAL, "batak.ai.experimental.playfit"} <= reachable(edges, {"batak.ai.arena"})
+    assert not {m for m in bot if m == EXPERIMENTAL or m.startswith(EXPERIMENTAL + ".")}
+    for path in [ROOT / "bot.py", *(ROOT / "cogs").rglob("*.py")]:
+        assert EXPERIMENTAL not in path.read_text(encoding="utf-8"), path  # nor by name

@@ -9,6 +9,8 @@ Every player here sees only its seat's :class:`~batak.deal.Observation`.
 * :func:`hint` / :func:`format_hint_en` / :func:`hint_text`: the hard level's
   suggestion for a person's decision and its reason.
 * :mod:`batak.ai.arena`: duplicate-deal comparisons (``python -m batak arena``).
+* :mod:`batak.ai.experimental`: variants of the hard level kept for the arena only;
+  nothing here imports them.
 
 >>> make_player("normal", seed=3).name
 'normal'
@@ -34,6 +36,17 @@ Level = Literal["random", "easy", "normal", "hard", "expert"]
 PLAYER_KINDS: Final[tuple[Level, ...]] = get_args(Level)
 
 
+def check_budget(budget: object) -> None:
+    """Raise ``ValueError`` unless ``budget`` is ``None`` or a positive number of seconds."""
+    if budget is not None and (
+        isinstance(budget, bool)
+        or not isinstance(budget, int | float)
+        or not math.isfinite(budget)
+        or budget <= 0
+    ):
+        raise ValueError(f"budget must be a positive number of seconds, not {budget!r}")
+
+
 def make_player(kind: str, seed: int | None = 0, budget: float | None = None) -> Player:
     """A player by level name: ``random``, ``easy``, ``normal``, ``hard`` or ``expert``.
 
@@ -42,13 +55,7 @@ def make_player(kind: str, seed: int | None = 0, budget: float | None = None) ->
     same decisions. Any other name raises ``ValueError`` naming it and the
     valid ones; so does a budget that is not a positive number.
     """
-    if budget is not None and (
-        isinstance(budget, bool)
-        or not isinstance(budget, int | float)
-        or not math.isfinite(budget)
-        or budget <= 0
-    ):
-        raise ValueError(f"budget must be a positive number of seconds, not {budget!r}")
+    check_budget(budget)
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "easy":
@@ -74,6 +81,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "RuleOfThumbPlayer",
+    "check_budget",
     "format_hint_en",
     "hint",
     "hint_text",

@@ -9,6 +9,8 @@ computed over deals (the four seats of a deal are not independent).
 
 The kind ``oracle`` (:class:`batak.ai.oracle.Oracle`, arena only) sees all four
 hands and plays double-dummy: the ceiling a fair player measures itself against.
+The experimental players of :mod:`batak.ai.experimental` (``hard+play-fit``, ...)
+are seated by their names too.
 
 In play-only mode the auction and trump of the all-baseline table are
 replayed at every table, so only card play differs.
@@ -45,10 +47,12 @@ from dataclasses import dataclass, field
 
 from batak.ai import make_player
 from batak.ai.base import Player
+from batak.ai.experimental import EXPERIMENTS, make_experimental
 from batak.ai.oracle import ORACLE, Oracle
 from batak.ai.revision import RevisionPlayer, revision_trees, split_kind
 from batak.deal import Action, Bid, ChooseTrump, Deal, Pass, Phase
 from batak.rules import Rules
+from batak.scoring import contract_made, same_side
 from batak.seeds import deal_seed
 
 
@@ -78,6 +82,8 @@ class DealResult:
 def _make(kind: str, seed: int, budget: float | None, deal: Deal, seat: int) -> Player:
     if kind == ORACLE:
         return Oracle(deal, seat)
+    if kind in EXPERIMENTS:
+        return make_experimental(kind, seed, budget)
     if split_kind(kind)[1] is not None:
         return RevisionPlayer(kind, seed, budget)
     return make_player(kind, seed, budget=budget)
@@ -125,16 +131,13 @@ def play_table(
             player.close()
     contract = deal.contract
     assert contract is not None and deal.scores is not None
-    side = deal.tricks_won[contract.seat]
-    if rules.partnership:
-        side += deal.tricks_won[(contract.seat + 2) % 4]
     return TableResult(
         list(deal.scores),
         list(deal.tricks_won),
         contract.seat,
         contract.bid,
         contract.forced,
-        side >= contract.bid,
+        contract_made(rules, contract, deal.tricks_won),
         times,
         calls,
         trump_action,
@@ -267,9 +270,7 @@ def summarise(
             base_scores.append(b.scores[k])
             cand_times.extend(c.times)
             for table, is_cand in ((c, True), (b, False)):
-                holder_side = table.holder == k or (
-                    rules.partnership and table.holder == (k + 2) % 4
-                )
+                holder_side = same_side(rules, table.holder, k)
                 if table.holder == k:
                     if is_cand:
                         cand_holds += 1

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from batak.ai.easy import estimate_tricks
 from batak.cards import SUITS, CardMask, Suit
 from batak.deal import BIDS, PASS, Action, Bid, Observation
+from batak.play import partner
 from batak.rules import Rules
 
 
@@ -141,8 +142,7 @@ def choose_bid(
     holds the high bid is valued as the team holding it (:func:`partner_holds_value`),
     so partners do not bid against each other; ``team_pass=False`` values it as
     defending, as this module did before (partners then outbid each other up to 10
-    or more, and lost: -0.10 per seat-deal at the normal level, 95% CI -0.14 .. -0.05,
-    Eşli, 2000 duplicate deals, seed 7).
+    or more, and lost in the arena: ``docs/computer-players.md``).
     """
     rules = obs.rules
     model = model_for(rules)
@@ -197,7 +197,7 @@ def partner_holds_high(obs: Observation) -> bool:
     if not obs.rules.partnership:
         return False
     bids = [s for s, b in obs.calls if b is not None]
-    return bool(bids) and bids[-1] == (obs.seat + 2) % 4
+    return bool(bids) and bids[-1] == partner(obs.seat)
 
 
 def partner_holds_value(rules: Rules, mean: float, sd: float, high: int) -> tuple[float, float]:
@@ -210,8 +210,8 @@ def partner_holds_value(rules: Rules, mean: float, sd: float, high: int) -> tupl
 
 def _partner_bonus(obs: Observation) -> float:
     """Extra team tricks when the partner has shown strength by bidding."""
-    partner = (obs.seat + 2) % 4
-    bids = [b for s, b in obs.calls if s == partner and b is not None]
+    mate = partner(obs.seat)
+    bids = [b for s, b in obs.calls if s == mate and b is not None]
     if obs.hand is None or not bids:
         return 0.0
     return 0.6

@@ -14,10 +14,13 @@ legal actions.
   simulated card plays, so a decision is the same for a given seed whatever
   the machine's load; a wall-clock guard (:data:`GUARD_SECONDS`) stops only a
   decision starved of CPU. It bids by the trick model's formula with expected tricks
-  from play-outs; valuing each call with play-outs (:mod:`batak.ai.weigh`) is an
-  option, off by default (:data:`WEIGH_BIDS`, :data:`WEIGH_BIDS_PARTNERSHIP`).
+  from play-outs.
 * ``expert``: ``hard`` with :data:`EXPERT_BUDGET` per decision and its own
   guard (:data:`EXPERT_GUARD`).
+
+What the arena measured for these choices, and for the variants that were tried
+and left out, is in ``docs/computer-players.md``; the variants still worth
+measuring live in :mod:`batak.ai.experimental`, which the bot never imports.
 """
 
 from __future__ import annotations
@@ -30,8 +33,7 @@ from dataclasses import dataclass, field
 
 from batak.ai.bidding import BidChoice, choose_bid, choose_trump, model_for, tricks_mean
 from batak.ai.easy import best_trump, estimate_tricks
-from batak.ai.knowledge import Knowledge, exclusions, infer, sample_hands, sample_unconstrained
-from batak.ai.playfit import PlayFit, checked_mismatch
+from batak.ai.knowledge import Knowledge, infer, sample_hands, sample_unconstrained
 from batak.ai.sim import (
     Solver,
     Table,
@@ -39,15 +41,12 @@ from batak.ai.sim import (
     play_one,
     policy_card,
     rollout,
-    rollout_hidden,
     utility_table,
 )
-from batak.ai.weigh import WeighedCalls, weigh_calls
 from batak.cards import SUITS, CardMask, Suit
-from batak.deal import PLAYS, TRUMPS, Action, Bid, Observation, Phase, Play
-from batak.play import excluded_by_play, trick_state
-from batak.solver import Position, after_card, native_search
-from batak.solver import Solver as DoubleDummy
+from batak.deal import PLAYS, TRUMPS, Action, Observation, Phase, Play
+from batak.play import partner
+from batak.scoring import contract_made, is_holder_side, side_tricks
 
 PLAYS_PER_SECOND = 250_000
 """Simulated card plays per second of budget (a conservative figure for one
@@ -61,64 +60,8 @@ depend on the seed alone."""
 EXACT_CARDS = 4
 """Solve exactly once every hand holds at most this many cards."""
 
-DD_CARDS = 0
-"""In partnerships, value each card of a sampled deal by the double-dummy solver
-(:mod:`batak.solver`, the holder's team against the other) once every hand holds
-at most this many cards; 0 turns it off. Only where the solver's C search is built
-(:func:`batak.solver.native_search`); elsewhere the play-outs go on as before.
-Off: with 8, in the arena against normal (Eşli, full deals, 400 duplicate deals,
-seed 2026) it scored +0.03 per seat-deal (95% CI -0.16 .. +0.22) where the
-play-outs score +0.10 (-0.09 .. +0.29) on the same deals; it is kept as
-``HardPlayer(dd_cards=DD_ENDGAME)`` for further measurement."""
-
-DD_ENDGAME = 8
-"""The hand size from which the measured double-dummy endgame starts."""
-
-DD_WORK = 0.05
-"""Simulated card plays counted per double-dummy node (a node of the C search
-costs about a twentieth of a play-out card)."""
-
-HIDDEN_PLAYOUTS = False
-"""Whether card play-outs use :func:`batak.ai.sim.rollout_hidden` (each seat of a
-sampled deal plays from its own cards and what is public there, not from all four
-sampled hands). Off: in the arena against the perfect-information play-outs
-(standard, play-only, 16 duplicate deals, seed 17) it scored -3.59 per seat-deal
-(95% CI -8.19 .. +1.01) and made 75% of its contracts against 87.5%. In the arena
-against normal (Eşli, full deals, 400 duplicate deals, seed 2026) it came out level
-with the default: +0.02 per seat-deal, 95% CI -0.11 .. +0.15, paired deal by deal
-(160 of the 400 deals scored the same). It is kept as
-``HardPlayer(hidden_playouts=True)`` for further measurement."""
-
-PLAY_FIT = 1.0
-"""How much a sampled deal's weight falls, in the card play, for each card another
-seat played that the card policy would not have played from its sampled hand
-(:class:`batak.ai.playfit.PlayFit`); 1.0 leaves the play out of the weights. Off:
-in the arena against the hard level of 1a809dd (Eşli, full deals, 400 duplicate
-deals, seed 2026) 0.7 scored -0.03 per seat-deal (95% CI -0.07 .. +0.02). Against
-normal, which plays that very policy, it gained +0.07 (+0.01 .. +0.12) paired deal by
-deal over the same deals (+0.35, +0.20 .. +0.50, against +0.28): the evidence helps
-only where the others play like the policy. It is kept as ``HardPlayer(play_fit=0.7)``
-for further measurement."""
-
-WEIGH_BIDS = False
-"""Whether the hard level bids by :func:`batak.ai.weigh.weigh_calls` (each call
-valued by play-outs) rather than by the trick model's formula for passing. Off: it
-was adopted against the hard level of 16e6e23 (standard, full deals), where over 800
-duplicate deals (seeds 2026 and 2027) it came out level: +0.16 per seat-deal (95% CI
--0.34 .. +0.67), +0.03 (-0.35 .. +0.41) in standing. Against normal (standard, 400
-duplicate deals, seed 2026) it lost: the trick model's bids scored +0.94 per seat-deal
-more (+0.36 .. +1.52) paired deal by deal (+2.38 against normal, the weighed bids
-+1.44), +0.87 (+0.41 .. +1.33) in standing; the weighed bidder held fewer contracts
-(bids won 18.7% against 22.5%) for a few more made (93.2% against 91.9%). On koz-maca
-the trick model's bids scored +0.70 more (+0.15 .. +1.26), on classic the two were
-level (+0.015, -0.049 .. +0.079), both paired against normal. It is kept as
-``HardPlayer(weigh_bids=True)``."""
-
-WEIGH_BIDS_PARTNERSHIP = False
-""":data:`WEIGH_BIDS` for partnerships. Off: in the arena against the hard level of
-16e6e23 (Eşli, full deals, 400 duplicate deals, seed 2026) the weighed bids scored
--0.22 per seat-deal (95% CI -0.36 .. -0.08) and made 73.2% of their contracts
-against 80.8%; partnerships bid by the trick model's formula, as that level did."""
+HARD_BUDGET = 0.25
+"""The hard level's thinking per decision, in seconds of work."""
 
 
 def _legal_cards(obs: Observation) -> CardMask:
@@ -225,7 +168,7 @@ def auction_fit(obs: Observation, hands: list[CardMask]) -> float:
             if bid is not None:
                 high, high_seat = bid, seat
             continue
-        if bid is None and rules.partnership and high_seat == (seat + 2) % 4:
+        if bid is None and rules.partnership and high_seat == partner(seat):
             continue  # left the contract to its partner: that says nothing of its hand
         mean = seen_mean.get(seat)
         if mean is None:
@@ -270,33 +213,20 @@ class HardPlayer:
     def __init__(
         self,
         seed: int | None = 0,
-        budget: float = 0.25,
+        budget: float = HARD_BUDGET,
         exact_cards: int = EXACT_CARDS,
-        dd_cards: int = DD_CARDS,
-        hidden_playouts: bool = HIDDEN_PLAYOUTS,
-        play_fit: float = PLAY_FIT,
-        weigh_bids: bool | None = None,
         guard: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self._seed = seed
         self.budget = budget
         self.exact_cards = exact_cards
-        self.dd_cards = dd_cards
-        self.hidden_playouts = hidden_playouts
-        self.play_fit = checked_mismatch(play_fit, "play_fit")
-        """The mismatch factor of :class:`batak.ai.playfit.PlayFit` (:data:`PLAY_FIT`;
-        1.0: the play does not weigh the samples)."""
-        self.weigh_bids = weigh_bids
-        """Bid by :func:`batak.ai.weigh.weigh_calls`; ``None``: :data:`WEIGH_BIDS`, or
-        :data:`WEIGH_BIDS_PARTNERSHIP` under partnerships."""
         self.guard = max(GUARD_SECONDS, 4 * budget) if guard is None else guard
         """Wall-clock seconds after which a decision stops early (a starved CPU)."""
         self._clock = clock
         """The guard's clock (tests give one that stands still: decisions then depend
         on the seed alone, whatever the machine's load)."""
         self.last_analysis: PlayAnalysis | None = None
-        self.last_calls: WeighedCalls | None = None
 
     def choose(self, observation: Observation) -> Action:
         obs = observation
@@ -326,32 +256,13 @@ class HardPlayer:
     def bid(self, obs: Observation) -> BidChoice:
         if obs.hand is None:
             return choose_bid(obs)
-        weigh = self.weigh_bids
-        if weigh is None:
-            weigh = WEIGH_BIDS_PARTNERSHIP if obs.rules.partnership else WEIGH_BIDS
-        if weigh:
-            return self._weighed_bid(obs)
         means, sd = self.suit_means(obs)
         return choose_bid(obs, means, sd)
 
-    def _weighed_bid(self, obs: Observation) -> BidChoice:
-        """Every call valued by play-outs of sampled deals (:mod:`batak.ai.weigh`)."""
-        suits = 1 if obs.rules.fixed_trump is not None else 4
-        worlds = int(self.budget * PLAYS_PER_SECOND / (52 * (suits + 1)))
-        worlds = max(8, min(worlds, self._world_cap(300)))
-        rng = self._decision_rng(obs)
-        deadline = self._clock() + self.guard
-        w = weigh_calls(obs, rng, worlds, deadline, auction_fit, self._clock)
-        self.last_calls = w
-        value = w.values[w.action.tricks] if isinstance(w.action, Bid) else w.pass_value
-        worth = [b for b, v in w.values.items() if b and (v > w.pass_value or 0 not in w.values)]
-        return BidChoice(
-            w.action, w.trump, w.mean, w.make, value, w.pass_value, max(worth, default=None)
-        )
-
     def _world_cap(self, at_default: int) -> int:
-        """A cap on sampled deals that grows with the budget (``at_default`` at 0.25 s)."""
-        return max(at_default, int(at_default * self.budget / 0.25))
+        """A cap on sampled deals that grows with the budget (``at_default`` at
+        :data:`HARD_BUDGET`)."""
+        return max(at_default, int(at_default * self.budget / HARD_BUDGET))
 
     def trump(self, obs: Observation) -> tuple[Suit, float, float]:
         means, sd = self.suit_means(obs)
@@ -362,9 +273,8 @@ class HardPlayer:
 
         Deals the hidden cards many times (weighted by the other seats' calls),
         plays each deal out with this seat holding the contract and leading,
-        and blends the mean with the calibrated model (the blend predicted
-        normal-level results better than either alone: 0.71 against 0.91
-        tricks² for the model on standard).
+        and blends the mean with the calibrated model (the blend predicts the normal
+        level's results better than either alone).
         """
         assert obs.hand is not None
         rules = obs.rules
@@ -386,8 +296,7 @@ class HardPlayer:
             weights += weight
             for j, table in enumerate(tables):
                 won = rollout(table, list(hands), [], seat, broken, [0, 0, 0, 0])
-                side = won[seat] + (won[(seat + 2) % 4] if rules.partnership else 0)
-                sums[j] += weight * side
+                sums[j] += weight * side_tricks(rules, won, seat)
             if i >= 8 and self._clock() - start > self.guard:
                 break
         blend = 0.5 if rules.partnership else 0.7
@@ -400,6 +309,14 @@ class HardPlayer:
 
     # --- card play -------------------------------------------------------------
 
+    def world_weight(self, obs: Observation, table: Table) -> Callable[[list[CardMask]], float]:
+        """How much a sampled deal (the hands held now) counts in this card decision:
+        how well it fits the calls (:func:`auction_fit`), 1 when there were none.
+        Built once per decision; an experimental player may weigh in more evidence."""
+        if not obs.calls:
+            return lambda hands: 1.0
+        return lambda hands: auction_fit(obs, _original_hands(obs, hands))
+
     def analyse_play(self, obs: Observation, force: bool = False) -> PlayAnalysis:
         """Evaluate the legal cards; ``force`` simulates even when only one card
         differs from the others (hints want the figures)."""
@@ -410,14 +327,14 @@ class HardPlayer:
         cands = distinct_cards(legal, know.unseen | obs.hand)
         table = _table(obs)
         seat = obs.seat
-        friend = table.friend(seat)
-        holder = table.holder
-        holder_side = holder in (seat, friend)
+        rules = obs.rules
+        contract = obs.contract
+        holder_side = is_holder_side(rules, contract, seat)
         if len(cands) == 1 and not force:
             a = PlayAnalysis([CardStats(cands[0])], 0, False, cands[0])
             self.last_analysis = a
             return a
-        util = utility_table(obs.rules, holder, obs.contract.bid)
+        util = utility_table(rules, table.holder, contract.bid)
         leader0 = obs.trick_leader if obs.trick and obs.trick_leader is not None else seat
         stats = [CardStats(c) for c in cands]
         remaining = sum(obs.hand_sizes)
@@ -428,38 +345,19 @@ class HardPlayer:
         deadline = self._clock() + self.guard
         max_worlds = self._world_cap(400)
         min_worlds = 6
-        dd = (
-            obs.rules.partnership
-            and max(obs.hand_sizes) <= self.dd_cards
-            and not exact
-            and native_search()
-        )
-        # the team against the other: the solver's count is each side's whole concern
-        double = DoubleDummy(obs.rules, obs.trump, holder) if dd and obs.trump is not None else None
         solver = Solver(table, util) if exact else None
-        hidden = self.hidden_playouts and solver is None and double is None
-        excluded0: list[CardMask] = exclusions(obs) if hidden else []
-        if hidden:
-            led, led_high, trump_high = trick_state(obs.trick, table.tmask)
-        else:
-            led = led_high = trump_high = -1
         fallbacks = 0
         side_total = 0.0
         make_total = 0.0
         w_total = 0.0
-        bid = obs.contract.bid
         weights_seen: list[float] = []
-        mismatch = self.play_fit
-        played = bool(obs.tricks or obs.trick)
-        fit = PlayFit(obs, table, mismatch) if played and mismatch < 1.0 else None
+        weigh = self.world_weight(obs, table)
         while worlds < max_worlds:
             hands = sample_hands(know, rng)
             if hands is None:
                 fallbacks += 1
                 hands = sample_unconstrained(know, rng)
-            weight = auction_fit(obs, _original_hands(obs, hands)) if obs.calls else 1.0
-            if fit is not None:
-                weight *= fit.weight(hands)
+            weight = weigh(hands)
             worlds += 1
             if weight < 1e-6:
                 weight = 1e-6
@@ -472,28 +370,10 @@ class HardPlayer:
                 won = list(obs.tricks_won)
                 leader, broken = play_one(table, h, trick, leader0, obs.trump_broken, won, st.card)
                 final: Sequence[int]
-                if double is not None:
-                    final = self._double_dummy(obs, double, hands, st.card, leader0)
-                    work += double.nodes * DD_WORK
-                    double.nodes = 0
-                elif solver is not None:
+                if solver is not None:
                     before = solver.nodes
                     final = solver.solve(h, trick, leader, broken, tuple(won))
                     work += (solver.nodes - before) * 0.6
-                elif hidden:
-                    # What the candidate card itself shows (a void, nothing higher...).
-                    excluded = list(excluded0)
-                    excluded[seat] |= excluded_by_play(
-                        st.card,
-                        led,
-                        led_high,
-                        trump_high,
-                        table.tmask,
-                        obs.trump_broken,
-                        table.overtake,
-                    )
-                    final = rollout_hidden(table, h, trick, leader, broken, won, excluded)
-                    work += remaining
                 else:
                     final = rollout(table, h, trick, leader, broken, won)
                     work += remaining
@@ -501,9 +381,8 @@ class HardPlayer:
                 st.values.append(u)
                 st.weight += weight
                 st.total += weight * u
-                side = final[holder] + (final[(holder + 2) % 4] if obs.rules.partnership else 0)
-                st.tricks += weight * (final[seat] + (final[friend] if friend != seat else 0))
-                st.makes += weight * (1.0 if side >= bid else 0.0)
+                st.tricks += weight * side_tricks(rules, final, seat)
+                st.makes += weight * (1.0 if contract_made(rules, contract, final) else 0.0)
             if worlds >= min_worlds and (work >= work_budget or self._clock() > deadline):
                 break
             if worlds % 8 == 0:
@@ -522,39 +401,10 @@ class HardPlayer:
             best.card,
             side_total,
             make_total if holder_side else 1 - make_total,
-            {
-                "fallbacks": float(fallbacks),
-                "weight": w_total,
-                "double_dummy": 1.0 if double is not None else 0.0,
-                "play_fit": mismatch if fit is not None else 1.0,
-            },
+            {"fallbacks": float(fallbacks), "weight": w_total},
         )
         self.last_analysis = analysis
         return analysis
-
-    @staticmethod
-    def _double_dummy(
-        obs: Observation, double: DoubleDummy, hands: list[CardMask], card: int, leader: int
-    ) -> list[int]:
-        """The final tricks of a sampled deal after ``card``, both sides playing best
-        with its hands face up: the holder's side's count from the solver, the rest
-        the other side's (partners pool their tricks, so the split inside a team
-        does not change a score)."""
-        assert obs.trump is not None and obs.contract is not None
-        holder = obs.contract.seat
-        four = (hands[0], hands[1], hands[2], hands[3])
-        pos = Position(
-            obs.rules, four, obs.trump, leader, holder, obs.trump_broken, tuple(obs.trick)
-        )
-        nxt = after_card(pos, card)
-        team = sum(obs.tricks_won[s] for s in range(4) if pos.on_side(s))
-        if len(obs.trick) == 3 and nxt.on_side(nxt.leader):
-            team += 1  # the card ends the trick and the holder's team takes it
-        team += double.solve(nxt)
-        final = [0, 0, 0, 0]
-        final[holder] = team
-        final[(holder + 1) % 4] = 13 - team
-        return final
 
 
 EXPERT_BUDGET = 2.0
@@ -610,6 +460,8 @@ def _prune(stats: list[CardStats], weights: list[float]) -> None:
 __all__ = [
     "EXPERT_BUDGET",
     "EXPERT_GUARD",
+    "HARD_BUDGET",
+    "PLAYS_PER_SECOND",
     "CardStats",
     "ExpertPlayer",
     "HardPlayer",

@@ -16,6 +16,7 @@ from batak.ai.easy import best_trump, estimate_tricks
 from batak.cards import SUITS
 from batak.deal import BIDS, PASS, TRUMPS, Deal, Phase
 from batak.rules import Rules
+from batak.scoring import side_tricks
 
 
 def collect(
@@ -42,9 +43,7 @@ def collect(
         while deal.phase is not Phase.DONE:
             seat = deal.to_act
             deal.apply(players[seat].choose(deal.observation(seat)))
-        took = deal.tricks_won[holder]
-        if rules.partnership:
-            took += deal.tricks_won[(holder + 2) % 4]
+        took = side_tricks(rules, deal.tricks_won, holder)
         out.append((0.0 if blind else est, took))
     return out
 

@@ -109,7 +109,7 @@ class RuleOfThumbPlayer:
         tmask = SUIT_MASKS[trump]
         me = obs.seat
         holder = obs.contract.seat
-        partner = (me + 2) % 4 if obs.rules.partnership else None
+        partner = obs.partner()
         if not obs.trick:
             return self._lead(obs, legal, tmask, me == holder or partner == holder)
         leader = obs.trick_leader

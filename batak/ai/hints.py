@@ -22,6 +22,7 @@ from batak.ai.bots import HardPlayer
 from batak.cards import ABOVE, FULL_DECK, SUIT_MASKS, Suit, card_label
 from batak.deal import PASS, PLAYS, TRUMPS, Action, Bid, Observation, Phase, Play
 from batak.play import trick_best
+from batak.scoring import is_holder_side
 
 HintKind = Literal[
     "bid",  # bid: expected tricks with the best trump and the chance of making it
@@ -176,9 +177,7 @@ def _bid_hint(obs: Observation, bot: HardPlayer) -> Hint:
 
 def _play_hint(obs: Observation, bot: HardPlayer) -> Hint:
     assert obs.hand is not None and obs.contract is not None and obs.trump is not None
-    holder_side = obs.contract.seat == obs.seat or (
-        obs.rules.partnership and obs.contract.seat == (obs.seat + 2) % 4
-    )
+    holder_side = is_holder_side(obs.rules, obs.contract, obs.seat)
     if len(obs.legal) == 1:
         action = obs.legal[0]
         assert isinstance(action, Play)

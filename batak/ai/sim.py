@@ -24,10 +24,10 @@ from batak.cards import CardMask
 from batak.play import (
     add_card,
     breaking_cards,
-    excluded_by_play,
     lead_code,
     legal_cards,
     legal_mask,
+    partner,
     trick_best,
     trick_state,
     winning_card,
@@ -71,7 +71,7 @@ class Table:
 
     def friend(self, seat: int) -> int:
         """The partner in partnerships, else the seat itself."""
-        return (seat + 2) % 4 if self.partnership else seat
+        return partner(seat) if self.partnership else seat
 
 
 def utility_table(
@@ -215,7 +215,7 @@ def _policy(
     ``led``, the winning one so far ``best`` played by ``win_seat``; ``p0`` .. ``p3``
     are ``poss`` (four ints, not a sequence: nothing is allocated per card)."""
     tmask = table.tmask
-    friend = (seat + 2) % 4 if table.partnership else seat
+    friend = table.friend(seat)
     if n == 0:
         return _lead(table, seat, hand, p0, p1, p2, p3, legal, friend)
     led_mask = SUIT_MASKS[led // 13]
@@ -393,36 +393,6 @@ def rollout(
     :mod:`batak.play` (``led``, ``led_high``, ``trump_high``) plus the seat
     winning it, so a card allocates nothing.
     """
-    return _play_out(table, hands, trick, leader, broken, won, None)
-
-
-def rollout_hidden(
-    table: Table,
-    hands: list[CardMask],
-    trick: list[int],
-    leader: int,
-    broken: bool,
-    won: list[int],
-    excluded: list[CardMask],
-) -> list[int]:
-    """Like :func:`rollout`, but each seat plays from its own cards and what is public
-    in the play-out: the cards still out, less those the rules prove a seat cannot
-    hold (``excluded[s]``: :func:`batak.ai.knowledge.exclusions` of the real deal at
-    the start, then :func:`batak.play.excluded_by_play` of each card played here).
-    No seat's choice reads another seat's sampled hand. ``excluded`` is modified.
-    """
-    return _play_out(table, hands, trick, leader, broken, won, excluded)
-
-
-def _play_out(
-    table: Table,
-    hands: list[CardMask],
-    trick: list[int],
-    leader: int,
-    broken: bool,
-    won: list[int],
-    excluded: list[CardMask] | None,
-) -> list[int]:
     tmask = table.tmask
     overtake = table.overtake
     breaking = table.breaking
@@ -431,9 +401,6 @@ def _play_out(
     win_seat = (leader + trick_best(trick, tmask)) % 4 if n else -1
     trick.clear()
     h0, h1, h2, h3 = hands[0], hands[1], hands[2], hands[3]
-    x0 = x1 = x2 = x3 = 0
-    if excluded is not None:
-        x0, x1, x2, x3 = excluded[0], excluded[1], excluded[2], excluded[3]
     while True:
         seat = (leader + n) % 4
         hand = _at(h0, h1, h2, h3, seat)
@@ -442,7 +409,7 @@ def _play_out(
         legal = legal_cards(hand, led, led_high, trump_high, tmask, broken, overtake)
         if legal & (legal - 1) == 0:
             card = legal.bit_length() - 1
-        elif excluded is None:
+        else:
             card = _policy(
                 table,
                 seat,
@@ -459,37 +426,6 @@ def _play_out(
                 legal,
                 won[seat] > 0,
             )
-        else:
-            # What this seat sees: every card still out may be with any other seat,
-            # less what the rules exclude.
-            out = (h0 | h1 | h2 | h3) & ~hand
-            card = _policy(
-                table,
-                seat,
-                hand,
-                hand if seat == 0 else out & ~x0,
-                hand if seat == 1 else out & ~x1,
-                hand if seat == 2 else out & ~x2,
-                hand if seat == 3 else out & ~x3,
-                n,
-                led,
-                winning_card(led_high, trump_high),
-                win_seat,
-                leader,
-                legal,
-                won[seat] > 0,
-            )
-        if excluded is not None:
-            gone = excluded_by_play(card, led, led_high, trump_high, tmask, broken, overtake)
-            if seat < 2:
-                if seat == 0:
-                    x0 |= gone
-                else:
-                    x1 |= gone
-            elif seat == 2:
-                x2 |= gone
-            else:
-                x3 |= gone
         bit = 1 << card
         if seat < 2:
             if seat == 0:
@@ -512,8 +448,6 @@ def _play_out(
             n = 0
             led = led_high = trump_high = -1
     hands[0], hands[1], hands[2], hands[3] = h0, h1, h2, h3
-    if excluded is not None:
-        excluded[0], excluded[1], excluded[2], excluded[3] = x0, x1, x2, x3
     return won
 
 

@@ -9,6 +9,8 @@ from .buttons import Components, HandButton, TableButton, release, view_of
 from .codec import (
     HAND_RE,
     HAND_TOOLS,
+    HINT,
+    REFRESH,
     TABLE_ACTIONS,
     TABLE_RE,
     HandClick,
@@ -25,6 +27,8 @@ from .views import hand_view, table_view
 __all__ = [
     "HAND_RE",
     "HAND_TOOLS",
+    "HINT",
+    "REFRESH",
     "TABLE_ACTIONS",
     "TABLE_RE",
     "Components",

@@ -26,7 +26,11 @@ HAND_RE = (
 TABLE_RE = r"bx:(?P<table>[0-9]{1,18}):(?P<what>show|join|leave|bot|start|cancel|rematch)"
 
 TABLE_ACTIONS = ("show", "join", "leave", "bot", "start", "cancel", "rematch")
-HAND_TOOLS = ("hint", "ref")
+HINT = "hint"
+"""The code of a hand's Hint button."""
+REFRESH = "ref"
+"""The code of a hand's Refresh button."""
+HAND_TOOLS = (HINT, REFRESH)
 """Hand buttons that are not an action of the game."""
 
 MAX_TABLE_ID = 10**18 - 1

@@ -8,14 +8,17 @@ from typing import Any
 
 import discord
 
-from batak import Bid, ChooseTrump, Pass, Play, card_code
+from batak import PASS, PLAYS, Bid, ChooseTrump, Pass, Play, card_code
+from batak.cards import SUITS
 from batak.deal import Phase
 from images.build import sort_hand
+from images.views import RED_SUITS, rank_label
 
 from ..i18n import t
 from ..service import Table
 from ..text.words import suit_text
 from .buttons import HandButton, TableButton, view_of
+from .codec import HINT, REFRESH, button_code
 from .panel import rules_button, watch_button
 from .seats import take_seat_buttons
 
@@ -62,7 +65,7 @@ def hand_view(table: Table, seat: int, lang: str) -> discord.ui.View | None:
                     tid,
                     seat,
                     move,
-                    f"b{bid.tricks}",
+                    button_code(bid),
                     label=str(bid.tricks),
                     style=Style.primary,
                     row=i // 5,
@@ -74,7 +77,7 @@ def hand_view(table: Table, seat: int, lang: str) -> discord.ui.View | None:
                     tid,
                     seat,
                     move,
-                    "p",
+                    button_code(PASS),
                     label=t("button.pass", lang),
                     style=Style.danger,
                     row=3,
@@ -88,7 +91,7 @@ def hand_view(table: Table, seat: int, lang: str) -> discord.ui.View | None:
                         tid,
                         seat,
                         move,
-                        f"t{choice.suit.letter}",
+                        button_code(choice),
                         label=suit_text(choice.suit, lang),
                         style=Style.primary,
                         row=0,
@@ -109,7 +112,7 @@ def hand_view(table: Table, seat: int, lang: str) -> discord.ui.View | None:
                     tid,
                     seat,
                     move,
-                    f"c{code}",
+                    button_code(PLAYS[card]),
                     label=card_button_label(code),
                     style=(Style.danger if red else Style.primary) if ok else Style.secondary,
                     disabled=not ok,
@@ -122,35 +125,33 @@ def hand_view(table: Table, seat: int, lang: str) -> discord.ui.View | None:
                 tid,
                 seat,
                 move,
-                "hint",
+                HINT,
                 label=t("button.hint", lang),
                 disabled=not mine,
                 row=control_row,
             )
         )
         items.append(
-            HandButton(tid, seat, move, "ref", label=t("button.refresh", lang), row=control_row)
+            HandButton(tid, seat, move, REFRESH, label=t("button.refresh", lang), row=control_row)
         )
         return view_of(items)
     items.append(
-        HandButton(tid, seat, move, "hint", label=t("button.hint", lang), disabled=not mine, row=4)
+        HandButton(tid, seat, move, HINT, label=t("button.hint", lang), disabled=not mine, row=4)
     )
-    items.append(HandButton(tid, seat, move, "ref", label=t("button.refresh", lang), row=4))
+    items.append(HandButton(tid, seat, move, REFRESH, label=t("button.refresh", lang), row=4))
     return view_of(items)
 
 
-RED_SUITS = frozenset("HD")
-SUIT_EMOJI = {"S": "\u2660\ufe0f", "H": "\u2665\ufe0f", "D": "\u2666\ufe0f", "C": "\u2663\ufe0f"}
-"""Suit symbols in emoji presentation: Discord draws hearts and diamonds red, spades and
-clubs black, on every button style."""
+SUIT_EMOJI = {s.letter: s.symbol + "\ufe0f" for s in SUITS}
+"""The suit symbols in emoji presentation (the symbol, then U+FE0F): Discord draws
+hearts and diamonds red, spades and clubs black, on every button style."""
 ROWS, PER_ROW = 5, 5
 """Discord's limits: 5 action rows of 5 buttons."""
 
 
 def card_button_label(code: str) -> str:
     """``"TH"`` -> ``"10♥️"``: the rank, then the suit as a coloured emoji."""
-    rank = "10" if code[0] == "T" else code[0]
-    return rank + SUIT_EMOJI[code[1]]
+    return rank_label(code) + SUIT_EMOJI[code[1]]
 
 
 def card_rows(suits: list[str]) -> list[int]:

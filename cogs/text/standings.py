@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from batak import Suit
+from batak.scoring import Holding, contract_made, side_tricks
 from data import DailyResult, GuildSettings, MatchSummary, Standing, UserSettings
 
 from ..i18n import t
@@ -171,16 +172,14 @@ def match_deals_text(m: MatchSummary, names: Sequence[str], lang: str) -> str:
         if contract is None:
             what = t("history.no_contract", lang)
         else:
-            seat = int(contract["seat"])
-            took = int(rec["tricks_won"][seat])
-            if m.partnership:
-                took += int(rec["tricks_won"][(seat + 2) % 4])
-            made = took >= int(contract["bid"])
+            held = Holding(int(contract["seat"]), int(contract["bid"]))
+            won = [int(n) for n in rec["tricks_won"]]
+            took = side_tricks(m, won, held.seat)
             what = t(
-                "history.contract_made" if made else "history.contract_down",
+                "history.contract_made" if contract_made(m, held, won) else "history.contract_down",
                 lang,
-                name=shown[seat],
-                bid=int(contract["bid"]),
+                name=shown[held.seat],
+                bid=held.bid,
                 trump=suit_text(Suit[str(contract["trump"])], lang),
                 tricks=took,
             )

@@ -212,3 +212,24 @@ def test_the_command_writes_scores_and_pairs_runs(
     assert "line 1: not JSON" in capsys.readouterr().err
     assert main(_arena("--candidate", "normal", "--paired", str(tmp_path / "missing"))) == 2
     assert "cannot use" in capsys.readouterr().err
+
+
+def test_the_arena_seats_the_experimental_players_by_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from batak.ai.arena import _make, play_table
+    from batak.ai.experimental import EXPERIMENTS, make_experimental
+    from batak.deal import Deal
+
+    rules = preset("esli")
+    for kind, player in EXPERIMENTS.items():
+        seated = _make(kind, 3, 0.01, Deal.from_seed(rules, 11, 1), 0)
+        assert isinstance(seated, player) and type(seated) is player
+        assert seated.name == kind and seated.budget == 0.01
+        table = play_table(rules, 11, 1, [kind, "normal", "normal", "normal"], 3, 0.01, 0)
+        assert sum(table.tricks_won) == 13 and table.times
+    with pytest.raises(ValueError, match="budget"):
+        make_experimental("hard+play-fit", budget=0)
+    with pytest.raises(SystemExit):
+        main(["arena", "--candidate", "hard+play-fit@HEAD", "--deals", "1"])
+    assert "from this checkout only" in capsys.readouterr().err

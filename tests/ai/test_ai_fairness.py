@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from batak.ai.bots import DD_ENDGAME, EXACT_CARDS, HardPlayer
+from batak.ai.experimental.playfit import PlayFitPlayer
+from batak.ai.experimental.weigh import WeighedBidder
 from batak.ai.knowledge import infer, sample_hands
 from batak.deal import BIDS, PASS, Action, Deal, Observation, Phase
 from batak.players import Player, make_player
@@ -73,8 +74,8 @@ def test_decisions_ignore_the_hidden_cards(rules_name: str) -> None:
             assert _strip(a) == _strip(b)
             for kind in KINDS:
                 assert _make(kind, 3).choose(a) == _make(kind, 3).choose(b), kind
-            fit_a = HardPlayer(3, budget=0.01, play_fit=0.7, clock=lambda: 0.0).choose(a)
-            assert fit_a == HardPlayer(3, budget=0.01, play_fit=0.7, clock=lambda: 0.0).choose(b)
+            fit_a = PlayFitPlayer(3, budget=0.01, play_fit=0.7, clock=lambda: 0.0).choose(a)
+            assert fit_a == PlayFitPlayer(3, budget=0.01, play_fit=0.7, clock=lambda: 0.0).choose(b)
             checked += 1
     assert checked >= 10
     assert differ >= checked // 2
@@ -132,42 +133,10 @@ def test_weighed_bids_read_only_the_seat_observation(rules_name: str) -> None:
             other.apply(PASS if bid is None else BIDS[bid])
         a, b = deal.observation(seat), other.observation(seat)
         assert a == b
-        first = HardPlayer(2, budget=0.02, weigh_bids=True)
-        second = HardPlayer(2, budget=0.02, weigh_bids=True)
+        first = WeighedBidder(2, budget=0.02)
+        second = WeighedBidder(2, budget=0.02)
         assert first.bid(a) == second.bid(b)
         assert first.last_calls is not None and second.last_calls is not None
         assert first.last_calls.values == second.last_calls.values
         checked += 1
     assert checked >= 3
-
-
-def test_double_dummy_endgames_read_only_the_seat_observation() -> None:
-    """In partnerships the hard level can value the last cards by the double-dummy
-    solver (``dd_cards``), on deals it samples from the seat's observation: the same history with
-    the hidden cards dealt differently gives the same choice."""
-    from batak.solver import native_search
-
-    if not native_search():
-        pytest.skip("the double-dummy endgame needs the solver's C search")
-    rng = random.Random(9)
-    checked = 0
-    for seed in range(5):
-        for stop in (24, 30, 36, 40):
-            deal, actions = _history("esli", 200 + seed, stop)
-            largest = max(deal.hands[s].bit_count() for s in range(4))
-            if deal.phase is not Phase.PLAY or not EXACT_CARDS < largest <= DD_ENDGAME:
-                continue
-            seat = deal.to_act
-            other = _other_world(deal, actions, seat, rng)
-            assert other is not None
-            a, b = deal.observation(seat), other.observation(seat)
-            assert _strip(a) == _strip(b)
-            # a clock that stands still: the wall-clock guard never cuts either short
-            first = HardPlayer(3, budget=0.02, dd_cards=DD_ENDGAME, clock=lambda: 0.0)
-            second = HardPlayer(3, budget=0.02, dd_cards=DD_ENDGAME, clock=lambda: 0.0)
-            one, two = first.analyse_play(a, force=True), second.analyse_play(b, force=True)
-            assert one.notes["double_dummy"] == 1.0
-            assert one.best == two.best
-            assert [st.value for st in one.stats] == [st.value for st in two.stats]
-            checked += 1
-    assert checked >= 8

@@ -71,23 +71,3 @@ def test_doctests_of_the_compiled_modules_pass_on_their_sources() -> None:
         assert result["failed"] == 0, name
     play = results["batak.play"]
     assert isinstance(play, dict) and play["attempted"] > 0
-
-
-def test_hidden_hand_play_outs_are_legal_and_deterministic() -> None:
-    from batak.ai.bots import HardPlayer
-    from batak.deal import Deal, Phase
-    from batak.rules import preset
-
-    def play() -> list[object]:
-        players = [HardPlayer(7 + s, budget=0.02, hidden_playouts=True) for s in range(4)]
-        deal = Deal.from_seed(preset("esli"), 99, 2)
-        actions: list[object] = []
-        while deal.phase is not Phase.DONE:
-            obs = deal.observation(deal.to_act)
-            action = players[deal.to_act].choose(obs)
-            assert action in obs.legal
-            actions.append(action)
-            deal.apply(action)
-        return actions
-
-    assert play() == play()

@@ -1,4 +1,5 @@
-"""The weight the other seats' played cards give a sampled deal (batak.ai.playfit)."""
+"""The weight the other seats' played cards give a sampled deal
+(batak.ai.experimental.playfit)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import random
 
 import pytest
 
-from batak.ai.bots import PLAY_FIT, HardPlayer, _table
+from batak.ai.bots import HardPlayer, _table
+from batak.ai.experimental.playfit import PLAY_FIT, PlayFit, PlayFitPlayer, equal_cards
 from batak.ai.knowledge import infer, sample_hands
-from batak.ai.playfit import PlayFit, equal_cards
 from batak.cards import CardMask, parse_card, parse_cards
 from batak.deal import Deal, Observation, Phase
 from batak.players import make_player
@@ -94,7 +95,7 @@ def test_a_mismatch_outside_zero_to_one_is_refused(mismatch: float) -> None:
     with pytest.raises(ValueError, match="mismatch"):
         PlayFit(obs, _table(obs), mismatch)
     with pytest.raises(ValueError, match="play_fit"):
-        HardPlayer(1, play_fit=mismatch)
+        PlayFitPlayer(1, play_fit=mismatch)
 
 
 def test_hard_with_the_play_fit_is_deterministic() -> None:
@@ -102,8 +103,8 @@ def test_hard_with_the_play_fit_is_deterministic() -> None:
     ``test_ai_fairness``: the choice ignores the real hidden cards)."""
     checked = 0
     for _real, obs in _observations("esli", 70)[6:40:7]:
-        one = HardPlayer(5, budget=0.02, play_fit=0.7, clock=lambda: 0.0).analyse_play(obs, True)
-        two = HardPlayer(5, budget=0.02, play_fit=0.7, clock=lambda: 0.0).analyse_play(obs, True)
+        one = PlayFitPlayer(5, budget=0.02, clock=lambda: 0.0).analyse_play(obs, True)
+        two = PlayFitPlayer(5, budget=0.02, clock=lambda: 0.0).analyse_play(obs, True)
         assert one.best == two.best
         assert [st.value for st in one.stats] == [st.value for st in two.stats]
         checked += 1
@@ -111,9 +112,24 @@ def test_hard_with_the_play_fit_is_deterministic() -> None:
 
 
 @pytest.mark.parametrize("rules_name", ["standard", "esli"])
-def test_the_player_weighs_the_play_only_when_asked(rules_name: str) -> None:
+def test_only_the_experimental_player_weighs_the_play(rules_name: str) -> None:
+    """The hard level weighs its samples by the auction alone; the experimental player
+    with a factor of 1.0 decides exactly as it does, and with 0.4 weighs differently."""
     _real, obs = _observations(rules_name, 72)[8]
-    analysis = HardPlayer(1, budget=0.01, clock=lambda: 0.0).analyse_play(obs, True)
-    assert analysis.notes["play_fit"] == PLAY_FIT == 1.0
-    chosen = HardPlayer(1, budget=0.01, play_fit=0.4, clock=lambda: 0.0).analyse_play(obs, True)
-    assert chosen.notes["play_fit"] == 0.4
+    assert PLAY_FIT == 0.7
+    hard = HardPlayer(1, budget=0.01, clock=lambda: 0.0).analyse_play(obs, True)
+    level = PlayFitPlayer(1, budget=0.01, play_fit=1.0, clock=lambda: 0.0).analyse_play(obs, True)
+    assert [(st.card, st.values, st.weight) for st in level.stats] == [
+        (st.card, st.values, st.weight) for st in hard.stats
+    ]
+    assert level.notes == hard.notes
+    table = _table(obs)
+    by_auction = HardPlayer(1).world_weight(obs, table)
+    by_play = PlayFitPlayer(1, play_fit=0.4).world_weight(obs, table)
+    fit = PlayFit(obs, table, 0.4)
+    rng = random.Random(3)
+    samples = [h for h in (sample_hands(infer(obs), rng) for _ in range(30)) if h is not None]
+    assert samples
+    for hands in samples:
+        assert by_play(hands) == by_auction(hands) * fit.weight(hands)
+    assert any(by_play(h) < by_auction(h) for h in samples)

@@ -1,4 +1,5 @@
-"""The bidder that values passing and every bid by play-outs (``batak.ai.weigh``)."""
+"""The experimental bidder that values passing and every bid by play-outs
+(``batak.ai.experimental.weigh``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from hypothesis import strategies as st
 
 from batak.ai.bots import HardPlayer, auction_fit
 from batak.ai.easy import best_trump, estimate_tricks
-from batak.ai.weigh import WeighedCalls, _shift, hand_best_trump, hand_estimate, weigh_calls
+from batak.ai.experimental.weigh import (
+    WeighedBidder,
+    WeighedCalls,
+    _shift,
+    hand_best_trump,
+    hand_estimate,
+    weigh_calls,
+)
 from batak.cards import SUITS, parse_cards
 from batak.deal import BIDS, PASS, Bid, Deal
 from batak.rules import preset
@@ -82,10 +90,10 @@ def test_the_dealer_values_passing_as_its_forced_contract() -> None:
     assert 0 in calls.values and 5 in calls.values and 13 not in calls.values
 
 
-def test_the_hard_level_uses_it_and_reports_its_figures() -> None:
+def test_the_weighed_bidder_uses_it_and_reports_its_figures() -> None:
     deal = Deal.from_seed(preset("standard"), 8, 0)
     obs = deal.observation(deal.to_act)
-    player = HardPlayer(3, weigh_bids=True, clock=lambda: 0.0)
+    player = WeighedBidder(3, clock=lambda: 0.0)
     choice = player.bid(obs)
     assert player.last_calls is not None
     assert choice.action == player.last_calls.action
@@ -95,17 +103,17 @@ def test_the_hard_level_uses_it_and_reports_its_figures() -> None:
 
 
 @pytest.mark.parametrize("name", ["standard", "classic", "esli", "koz-maca"])
-def test_the_hard_level_bids_by_the_trick_model_unless_told_otherwise(name: str) -> None:
+def test_the_hard_level_bids_by_the_trick_model_and_the_experiment_does_not(name: str) -> None:
     # The weighed bids lost to the trick model's against normal on standard and were
-    # level with it elsewhere (WEIGH_BIDS), and lost in partnerships (WEIGH_BIDS_PARTNERSHIP).
+    # level with it elsewhere, and lost in partnerships (docs/computer-players.md):
+    # the hard level has no such bidder; the experimental player weighs every call.
     deal = Deal.from_seed(preset(name), 8, 0)
     obs = deal.observation(deal.to_act)
     by_default = HardPlayer(3, clock=lambda: 0.0)
-    by_default.bid(obs)
-    assert by_default.last_calls is None
-    told = HardPlayer(3, weigh_bids=True, clock=lambda: 0.0)
-    told.bid(obs)
-    assert told.last_calls is not None
+    assert not hasattr(by_default, "last_calls")
+    told = WeighedBidder(3, clock=lambda: 0.0)
+    choice = told.bid(obs)
+    assert told.last_calls is not None and choice.action == told.last_calls.action
 
 
 FAIR_HAND = ["AS", "KS", "QS", "8S", "5S", "AH", "KH", "4H", "KD", "9D", "2D", "AC", "3C"]
@@ -118,7 +126,7 @@ def test_the_holder_margin_makes_every_bid_worth_less_and_never_bids_higher(
     """The default margin (the play takes about 0.2 tricks fewer than a play-out): the
     same sampled deals, every bid valued lower than without it, passing valued the
     same, and the call chosen is never a higher bid."""
-    import batak.ai.weigh as weigh
+    import batak.ai.experimental.weigh as weigh
 
     assert weigh.HOLDER_MARGIN == 0.2
     fair = _deal_with(FAIR_HAND)
@@ -141,7 +149,7 @@ def test_under_trick_scoring_there_is_no_holder_margin(
 ) -> None:
     """Classic scores tricks, not tens: a failed contract costs little there, so the
     bidder is not made careful (the margin lost on classic in the arena)."""
-    import batak.ai.weigh as weigh
+    import batak.ai.experimental.weigh as weigh
 
     deal = _deal_with(FAIR_HAND, rules="classic")
     default = _weigh(deal, 0)

@@ -1,4 +1,4 @@
-"""The hard level's bidder: every call it may make, valued by play-outs.
+"""Experimental: a bidder that values every call it may make by play-outs.
 
 For each call the seat may make now (pass, or each legal bid) it estimates the
 expected utility (its score minus the mean of the others', as in card play) over
@@ -21,6 +21,11 @@ sampled deal:
 expect from their cards, not what the play-out will show (that would read the
 other sampled hands). Nothing here reads a real hidden hand: the sampled hands
 come from :func:`batak.ai.knowledge.sample_hands` of the seat's observation.
+
+:class:`WeighedBidder` is the hard level bidding this way. It was the hard level's
+bidder for a while; measured against the trick model's bids it was level against
+an older hard level and behind against the normal level, and behind in
+partnerships, so the bot bids by the trick model (``docs/computer-players.md``).
 """
 
 from __future__ import annotations
@@ -30,12 +35,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from batak.ai.bidding import model_for, tricks_mean
+from batak.ai.bidding import BidChoice, choose_bid, model_for, tricks_mean
+from batak.ai.bots import PLAYS_PER_SECOND, HardPlayer, auction_fit
 from batak.ai.knowledge import infer, sample_hands, sample_unconstrained
 from batak.ai.sim import Table, rollout, utility_table
 from batak.cards import SUITS, CardMask, Suit
 from batak.deal import BIDS, PASS, Action, Bid, Observation
-from batak.play import broken_at_start, lead_code
+from batak.play import broken_at_start, lead_code, partner
+from batak.scoring import side_tricks
 
 Util = Callable[[Sequence[int]], tuple[float, float, float, float]]
 
@@ -91,15 +98,8 @@ def hand_best_trump(hand: CardMask) -> tuple[Suit, float]:
 
 HOLDER_MARGIN = 0.2
 """Tricks taken off the seat's own play-out count when it holds (a play-out with
-every hand known can be kinder to the holder than strong defenders are; with hard
-players on all four seats the play took 0.21 tricks fewer than the play-outs, see
-:data:`NOISE`). Measured in the arena against the hard level of 16e6e23 (standard,
-full deals, 400 duplicate deals, seed 2026): 0.2 scored +0.65 per seat-deal (95% CI
--0.09 .. +1.39) and made 87.0% of its contracts; 0 scored +0.23 (-0.43 .. +0.89),
-82.3%; 0.5 scored -0.08 (-0.92 .. +0.76), 91.5%, winning only 14.3% of the bids.
-Paired deal by deal, 0.2 beat 0.5 by +0.73 (+0.15 .. +1.31). Only under ``tens``
-scoring: on classic (trick scoring) against normal (400 deals, seed 2026) 0.2 lost
--0.07 per seat-deal to no margin (-0.11 .. -0.04, paired)."""
+every hand known can be kinder to the holder than strong defenders are), under
+``tens`` scoring only; the margins the arena compared are in the documentation."""
 HOLDER_MARGIN_TEAM = 0.0
 """The same for a team holding in partnerships."""
 NOISE = 0.2
@@ -115,8 +115,8 @@ def _shift(won: Sequence[int], seat: int, partnership: bool, k: int) -> list[int
     """``won`` with ``k`` tricks of the seat's side given to the opponents (``k`` < 0:
     taken from them), as far as there are tricks to move; always 13 in all."""
     out = list(won)
-    side = (seat, (seat + 2) % 4) if partnership else (seat,)
-    others = [s for s in ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) if s not in side]
+    side = (seat, partner(seat)) if partnership else (seat,)
+    others = [s for s in ((seat + 1) % 4, partner(seat), (seat + 3) % 4) if s not in side]
     giver, takers = (side, others) if k > 0 else (others, list(side))
     for _ in range(abs(k)):
         src = next((s for s in giver if out[s] > 0), None)
@@ -222,7 +222,7 @@ def weigh_calls(
         return u
 
     # Only where a failed contract costs ten a trick: under trick scoring the care
-    # costs more than it saves (classic: -0.07 per seat-deal, paired; HOLDER_MARGIN).
+    # costs more than it saves (HOLDER_MARGIN).
     margin = HOLDER_MARGIN_TEAM if rules.partnership else HOLDER_MARGIN
     if rules.scoring != "tens":
         margin = 0.0
@@ -268,7 +268,7 @@ def weigh_calls(
             won = rollout(table, list(hands), [], seat, broken, [0, 0, 0, 0])
             won_me.append(won)
             variants.append(_variants(won, seat, rules.partnership, margin, NOISE))
-            side = won[seat] + (won[(seat + 2) % 4] if rules.partnership else 0)
+            side = side_tricks(rules, won, seat)
             tricks[j] += w * side
             hist[j][side] += w
         if holder == seat:
@@ -323,9 +323,34 @@ def weigh_calls(
     return WeighedCalls(BIDS[choice], suits[j], values, n, mean, make(j, choice))
 
 
+class WeighedBidder(HardPlayer):
+    """The hard level, bidding by :func:`weigh_calls` on every preset; ``last_calls``
+    keeps the figures of its last bid."""
+
+    name = "hard+weighed-bids"
+    last_calls: WeighedCalls | None = None
+
+    def bid(self, obs: Observation) -> BidChoice:
+        if obs.hand is None:
+            return choose_bid(obs)
+        suits = 1 if obs.rules.fixed_trump is not None else 4
+        worlds = int(self.budget * PLAYS_PER_SECOND / (52 * (suits + 1)))
+        worlds = max(8, min(worlds, self._world_cap(300)))
+        rng = self._decision_rng(obs)
+        deadline = self._clock() + self.guard
+        w = weigh_calls(obs, rng, worlds, deadline, auction_fit, self._clock)
+        self.last_calls = w
+        value = w.values[w.action.tricks] if isinstance(w.action, Bid) else w.pass_value
+        worth = [b for b, v in w.values.items() if b and (v > w.pass_value or 0 not in w.values)]
+        return BidChoice(
+            w.action, w.trump, w.mean, w.make, value, w.pass_value, max(worth, default=None)
+        )
+
+
 __all__ = [
     "HOLDER_MARGIN",
     "HOLDER_MARGIN_TEAM",
+    "WeighedBidder",
     "WeighedCalls",
     "hand_best_trump",
     "hand_estimate",

@@ -1,4 +1,4 @@
-"""Soft evidence from the cards the other seats have played.
+"""Experimental: soft evidence from the cards the other seats have played.
 
 A sampled deal in which the others' earlier cards are what a sensible player
 would have played from those hands is likelier than one in which they are not.
@@ -11,12 +11,19 @@ weight by ``mismatch``. Like the auction's weight it is evidence, not proof:
 people and other programs do not play the policy's cards.
 
 It reads the observation and the sampled hands only, never a real hidden hand.
+
+:class:`PlayFitPlayer` is the hard level with this evidence in its card play. It
+helped against the normal level, which plays that very policy, and not against
+the hard level, so the bot does not use it (``docs/computer-players.md``).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from batak.ai.bots import HARD_BUDGET, HardPlayer
 from batak.ai.knowledge import PlayStep, play_steps
 from batak.ai.sim import Table, policy_card
 from batak.cards import ABOVE, SUIT_MASKS, CardMask
@@ -107,3 +114,37 @@ def equal_cards(a: int, b: int, hand: CardMask, unplayed: CardMask) -> bool:
     lo, hi = (a, b) if a < b else (b, a)
     between = ABOVE[lo] & ~ABOVE[hi] & ~(1 << hi) & SUIT_MASKS[lo // 13]
     return not between & unplayed & ~hand
+
+
+PLAY_FIT = 0.7
+"""The mismatch factor :class:`PlayFitPlayer` plays with unless told otherwise (the
+value the arena measured)."""
+
+
+class PlayFitPlayer(HardPlayer):
+    """The hard level, whose sampled deals also weigh by how well they explain the
+    cards the other seats played (:class:`PlayFit`, factor ``play_fit``; 1.0 leaves
+    the play out, and the player decides as the hard level)."""
+
+    name = "hard+play-fit"
+
+    def __init__(
+        self,
+        seed: int | None = 0,
+        budget: float = HARD_BUDGET,
+        play_fit: float = PLAY_FIT,
+        guard: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        super().__init__(seed, budget=budget, guard=guard, clock=clock)
+        self.play_fit = checked_mismatch(play_fit, "play_fit")
+
+    def world_weight(self, obs: Observation, table: Table) -> Callable[[list[CardMask]], float]:
+        auction = super().world_weight(obs, table)
+        if not (obs.tricks or obs.trick) or self.play_fit >= 1.0:
+            return auction
+        fit = PlayFit(obs, table, self.play_fit)
+        return lambda hands: auction(hands) * fit.weight(hands)
+
+
+__all__ = ["PLAY_FIT", "PlayFit", "PlayFitPlayer", "checked_mismatch", "equal_cards"]
