@@ -1,6 +1,6 @@
 """The tables the service holds: look-ups, loading from the store, event delivery.
 
-:class:`TableRegistry` is the base of :class:`cogs.service.TableService`; it changes no
+:class:`TableRegistry` is the base of :class:`tables.TableService`; it changes no
 table by itself.
 """
 
@@ -16,10 +16,10 @@ from collections.abc import AsyncIterator, Callable
 from batak import Match, parse_action
 from data import Game, GameNotFoundError, Store
 
-from ..timers import AsyncioTimers, Timers
 from .errors import ServiceError
 from .listener import Event, NullListener, TableListener
 from .model import DAILY, SeatRequest, ServiceConfig, Table, TableSettings
+from .timers import AsyncioTimers, Timers
 
 log = logging.getLogger(__name__)
 

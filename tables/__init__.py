@@ -1,8 +1,9 @@
-"""The table service: every table's state, one lock per table, computer players and timers.
+"""The table service: every table's state, one lock per table, computer players, timers
+and the worker processes (:mod:`.timers`, :mod:`.workers`).
 
 Nothing here imports discord. The Discord cog calls the service's coroutines and
 is told what happened through a :class:`TableListener`; tests drive the same
-service with a fake listener and :class:`cogs.timers.FakeTimers`.
+service with a fake listener and :class:`tables.timers.FakeTimers`.
 
 The rule of the service: an action is checked against the engine, committed to
 the store (append-only log, optimistic move numbers) and only then acknowledged.

@@ -48,10 +48,10 @@ __all__ = ["NOTIFY_MODES", "TableService"]
 
 class TableService(SeatTables, LobbyRules):
     """All tables of the bot, Discord-agnostic: the lobby, the daily match and start-up
-    here; seats in play in :class:`~cogs.service.seats.SeatTables`, house rules and
-    watching in :class:`~cogs.service.house.LobbyRules`, playing in
-    :class:`~cogs.service.play.PlayingTables`, look-ups in
-    :class:`~cogs.service.registry.TableRegistry`."""
+    here; seats in play in :class:`~tables.seats.SeatTables`, house rules and
+    watching in :class:`~tables.house.LobbyRules`, playing in
+    :class:`~tables.play.PlayingTables`, look-ups in
+    :class:`~tables.registry.TableRegistry`."""
 
     # ------------------------------------------------------------------ start-up
     async def restore(self) -> list[int]:

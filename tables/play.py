@@ -21,9 +21,9 @@ from data import (
     StaleMoveError,
     StoreError,
 )
+from ops.metrics import METRICS
 
-from .. import workers
-from ..ops.metrics import METRICS
+from . import workers
 from .computer import computer_choice, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
 from .listener import Event

@@ -185,7 +185,7 @@ class SeatTables(PlayingTables):
 
     async def _carry_notifications(self, table: Table, user_id: int) -> None:
         """A person's notification setting, copied to a table they sit down at
-        (:class:`~cogs.service.tables.TableService` has it)."""
+        (:class:`~tables.tables.TableService` has it)."""
         raise NotImplementedError
 
     async def _finish_match(self, table: Table, events: list[Event], attempt: int = 0) -> None:
