@@ -12,9 +12,12 @@ its stored log through the engine.
 
 - :mod:`.errors` what the service refuses; :mod:`.model` its settings and a table;
 - :mod:`.listener` what it reports; :mod:`.computer` the computer players and hints;
-- :mod:`.registry` look-ups and loading; :mod:`.play` turns, timers, the match end;
+- :mod:`.registry` the tables and their locks, look-ups and loading, shared by the parts;
+- :mod:`.play` turns, timers, the match end; :mod:`.seats` seats in play;
+- :mod:`.lobby` opening, joining, leaving, starting; :mod:`.notify` turn-notice settings;
 - :mod:`.house` the host's lobby changes: house rules and watching;
-- :mod:`.tables` the :class:`TableService` itself: lobby, daily match, restart.
+- :mod:`.tables` the :class:`TableService` itself: those parts put together (each an
+  object given the registry, no mixins), the daily match, restart.
 """
 
 from .computer import computer_choice, hint_for, make_computer

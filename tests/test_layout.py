@@ -5,6 +5,7 @@ and the module tree of the architecture page (docs/architecture.md) in step with
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -97,6 +98,38 @@ def test_the_cog_layer_calls_the_table_service() -> None:
     edges = project_graph()
     assert "tables" in edges["cogs.batak_cog"]
     assert "tables" in edges["bot"]
+
+
+NOT_A_MIXIN = {"object", "Protocol", "Exception"}
+"""Bases that add no behaviour of the service: a class may name these besides one other."""
+
+
+def _mixed_classes(source: str) -> list[str]:
+    """The classes of ``source`` built from more than one base that adds behaviour."""
+    mixed = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            bases = [ast.unparse(b).rsplit(".", 1)[-1].split("[", 1)[0] for b in node.bases]
+            if len([b for b in bases if b not in NOT_A_MIXIN]) > 1:
+                mixed.append(f"{node.name}({', '.join(bases)})")
+    return mixed
+
+
+def test_the_mixin_check_sees_a_mixin() -> None:
+    assert _mixed_classes("class A(B, C): pass") == ["A(B, C)"]
+    assert _mixed_classes("class A(m.B, C[int]): pass") == ["A(B, C)"]
+    assert _mixed_classes("class A(B, Protocol): pass\nclass E(ValueError, Exception): pass") == []
+
+
+def test_the_table_service_is_built_by_composition() -> None:
+    """No class of tables/ inherits from more than one class that adds behaviour (no
+    mixins: the service's parts are objects handed the registry)."""
+    found = {
+        str(path.relative_to(ROOT)): mixed
+        for path in sorted((ROOT / "tables").rglob("*.py"))
+        if (mixed := _mixed_classes(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"mixins in tables/: {found}"
 
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
