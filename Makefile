@@ -41,7 +41,7 @@ lint: $(VENV)/.installed-test
 	$(PY) -m ruff format --check .
 
 types: $(VENV)/.installed-test
-	$(PY) -m mypy --strict batak images data cogs locales discordspec bot.py \
+	$(PY) -m mypy --strict batak images data ops tables cogs locales discordspec bot.py \
 	  docs/griffe_docstrings.py
 
 # The slash command list against Discord's rules (no token, database or connection).

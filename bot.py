@@ -17,11 +17,8 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs import workers
 from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
-from cogs.ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
-from cogs.service import TableService
 from cogs.tree import (
     BatakTree,
     CommandListRefused,
@@ -32,6 +29,8 @@ from cogs.tree import (
     scope_name,
 )
 from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
+from ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
+from tables import TableService, workers
 
 log = logging.getLogger("batak")
 

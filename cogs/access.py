@@ -28,9 +28,10 @@ from typing import Any, Literal
 
 import discord
 
+from tables import ServiceError, Table
+
 from .i18n import t
 from .replies import Languages
-from .service import ServiceError, Table
 from .text.words import clip, table_language
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """Announcements: what the table's channel sees when the service reports a change.
 
-:class:`Announcer` is the service's :class:`~cogs.service.TableListener`. It keeps the
+:class:`Announcer` is the service's :class:`~tables.TableListener`. It keeps the
 table's public message up to date (edits paced by :class:`~cogs.pacing.EditPacer`), keeps
 the open hands following the game (:mod:`cogs.live`), tells the table about seat changes,
 posts deal summaries and the match result, and redraws every table after a restart.
@@ -23,6 +23,8 @@ from discord.ext import commands
 
 from batak import PASS, Action
 from data import MatchSummary, PendingAnnouncement, Store
+from tables import Actor, CloseReason, Table, TableService
+from tables.model import SeatRequest, SeatRequestState
 
 from . import pictures
 from .access import Access
@@ -34,8 +36,6 @@ from .pictures import files_of
 from .replies import NO_PINGS, Languages
 from .review import review_view
 from .seats import SeatNotices
-from .service import Actor, CloseReason, Table, TableService
-from .service.model import SeatRequest, SeatRequestState
 from .text.summaries import (
     deal_summary_text,
     match_result_text,

@@ -1,7 +1,7 @@
 """The ``/batak`` command group: the slash commands, and where clicks come in.
 
 Thin on purpose: every decision about the game is the engine's, every state
-change goes through :class:`cogs.service.TableService`. The messages a table
+change goes through :class:`tables.TableService`. The messages a table
 posts are :mod:`cogs.announcements`', the hand and the clicks :mod:`cogs.hands`',
 the buttons :mod:`cogs.components`', the words :mod:`cogs.text`'.
 """
@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from tables import ServiceError, Table
+
 from .access import Access, close_thread
 from .announcements import Announcer
 from .components import HandClick, TableClick, parse_custom_id
@@ -27,7 +29,6 @@ from .i18n import ls, t
 from .replies import NOTES, Languages, fail, guild_of, is_admin, send
 from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
 from .seats import SeatCommands
-from .service import ServiceError, Table
 from .settings import PACE_CHOICES, PRESET_CHOICES, SettingsCommands
 from .standings import StandingsCommands
 from .text.hints import hint_message
@@ -60,7 +61,7 @@ def parse_click(custom_id: str) -> Click | None:
 def is_server_wide(click: Click) -> bool:
     """Whether a press of ``click`` counts anywhere in its table's server, rather than
     only in the table's channel or thread (see
-    :meth:`~cogs.service.TableService.check_place`): a hand (it may be opened in any
+    :meth:`~tables.TableService.check_place`): a hand (it may be opened in any
     channel of the server), a spectator view and its Watch button (``/batak watch`` is
     too), and the Review button of a finished deal. The table message's buttons, the
     seat buttons and the host's rules panel count only where the table is."""
@@ -129,7 +130,7 @@ class BatakCog(
         exact ids the bot writes are taken) and sent on; anything else, a button of an
         old version, another bot's or a forged one, is answered with a polite refusal.
         A button that names a table counts only where that table lives
-        (:meth:`~cogs.service.TableService.check_place`, asked before anything touches
+        (:meth:`~tables.TableService.check_place`, asked before anything touches
         the table): any other press is refused privately and changes nothing."""
         if interaction.type is not discord.InteractionType.component:
             return

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from data import DEFAULT_PATH, DEFAULT_POOL_SIZE, is_postgres_url, sqlite_path
-
-from .service import ServiceConfig
+from tables import ServiceConfig
 
 DEFAULT_DATABASE = str(DEFAULT_PATH)  # the data layer owns the default
 

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from data import Store
+from tables import ServiceError, StaleAction, Table, TableService
 
 from . import pictures
 from .announcements import Announcer
@@ -22,7 +23,6 @@ from .i18n import t
 from .live import LiveHands
 from .pictures import Picture, files_of
 from .replies import NO_PINGS, Languages, is_admin, send
-from .service import ServiceError, StaleAction, Table, TableService
 from .text.hints import hint_message
 from .text.summaries import deal_summary_text, hand_text
 from .text.words import clip, display_name, table_language

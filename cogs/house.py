@@ -12,11 +12,11 @@ from typing import Any
 import discord
 
 from batak import Rules
+from tables import ServiceError, Table, TableService
 
 from .components.panel import HouseClick, panel_view
 from .i18n import t
 from .replies import NO_PINGS, Languages, send
-from .service import ServiceError, Table, TableService
 from .text.house import PANEL_OPTIONS, panel_text, read_value
 
 

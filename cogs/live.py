@@ -26,11 +26,12 @@ from typing import Any
 
 import discord
 
+from tables import Table
+
 from .components import release
 from .i18n import t
 from .pacing import EditPacer
 from .replies import NO_PINGS, original_id
-from .service import Table
 
 log = logging.getLogger(__name__)
 

@@ -34,10 +34,9 @@ from images.views import (
     LeaderboardRow,
     LeaderboardView,
 )
+from tables import Table, workers
 
-from . import workers
 from .i18n import t
-from .service import Table
 from .text.words import players
 
 log = logging.getLogger(__name__)
@@ -134,7 +133,7 @@ DRAWN = DrawnCache()
 
 
 async def draw(drawing: Drawing | None) -> Picture | None:
-    """Render in the drawing worker process (see :mod:`cogs.workers`), unless the same
+    """Render in the drawing worker process (see :mod:`tables.workers`), unless the same
     picture was drawn lately (:data:`DRAWN`); a failed drawing is logged and the
     message goes without."""
     if drawing is None:

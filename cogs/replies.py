@@ -10,10 +10,10 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from data import Store, StoreError, UserSettings
+from tables import ServiceError
 
 from .components import release
 from .i18n import language_of, resolve, t
-from .service import ServiceError
 from .text.words import MAX_CONTENT, clip
 
 log = logging.getLogger(__name__)

@@ -34,12 +34,11 @@ from batak.scoring import side_tricks
 from batak.solver import native_search
 from data import user_key
 from images.replay_fit import fit_replay
+from tables import ServiceError, Table, TableSettings, workers
 
-from . import workers
 from .components import view_of
 from .i18n import t
 from .replies import Languages, fail, guild_of, send
-from .service import ServiceError, Table, TableSettings
 from .text.review import CompareRow, compare_text, review_text
 from .text.words import seat_names
 

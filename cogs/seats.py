@@ -16,17 +16,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from tables import ServiceError, Table
+from tables.model import SeatRequest, SeatRequestState
+from tables.seats import left_by
+
 from .components.seats import SeatClick, seat_answer_view, seat_pick_view
 from .i18n import ls, t
 from .replies import Languages, guild_of, send
-from .service import ServiceError, Table
-from .service.model import SeatRequest, SeatRequestState
-from .service.seats import left_by
 from .text.words import clip, display_name, safe_name, table_language
 
 if TYPE_CHECKING:
+    from tables import TableService
+
     from .announcements import Announcer
-    from .service import TableService
 
 log = logging.getLogger(__name__)
 

@@ -14,11 +14,11 @@ from discord.ext import commands
 
 from batak import PRESET_NAMES
 from data import BOT_LEVEL_SETTINGS, InvalidSettingError
+from tables import ServiceError
+from tables.tables import NOTIFY_MODES
 
 from .i18n import ls, t
 from .replies import Languages, guild_of, is_admin, send
-from .service import ServiceError
-from .service.tables import NOTIFY_MODES
 from .text.standings import (
     LANGUAGE_NAMES,
     notifications_saved_text,
@@ -28,8 +28,7 @@ from .text.standings import (
 
 if TYPE_CHECKING:
     from data import Store
-
-    from .service import TableService
+    from tables import TableService
 
 
 def choice(key: str) -> app_commands.locale_str:

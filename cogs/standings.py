@@ -15,13 +15,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from data import user_key
+from tables import ServiceError
 
 from . import pictures
 from .i18n import ls, t
 from .names import names_of, seat_names_of
 from .pictures import files_of
 from .replies import Languages, defer_public, guild_of, send
-from .service import ServiceError
 from .text.standings import (
     board_text,
     daily_board_text,

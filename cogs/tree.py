@@ -26,8 +26,8 @@ import discord
 from discord import app_commands
 
 import discordspec
+from tables import ServiceError
 
-from .service import ServiceError
 from .text.words import safe_name
 
 if TYPE_CHECKING:

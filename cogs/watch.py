@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from tables import ServiceError, Table, TableService
+
 from . import pictures
 from .announcements import Announcer
 from .components.panel import HouseClick, spectator_view
@@ -23,7 +25,6 @@ from .i18n import ls, t
 from .live import LiveHands
 from .pictures import files_of
 from .replies import Languages, guild_of, send
-from .service import ServiceError, Table, TableService
 from .text.spectators import between_deals, dealt_hands_text
 from .text.summaries import public_summary
 from .text.words import clip

@@ -1,5 +1,5 @@
 """The import graph of one of the project's packages, read with ``ast`` (shared by the
-layout tests of batak/, images/, data/, cogs/ and locales/).
+layout tests of batak/, images/, data/, ops/, tables/, cogs/ and locales/).
 
 Every import is seen, also those inside functions (a cycle hidden in a function is
 still a cycle), but not those under ``if TYPE_CHECKING:``, which never run.
@@ -14,11 +14,11 @@ from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-"""The project root (where batak/, images/, data/, cogs/ and locales/ are)."""
+"""The project root (where batak/, images/, data/, ops/, tables/, cogs/ and locales/ are)."""
 
 
 def module_name(path: Path) -> str:
-    """``cogs/service/play.py`` -> ``cogs.service.play``; a package's ``__init__``
+    """``tables/play.py`` -> ``tables.play``; a package's ``__init__``
     is the package itself."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -106,7 +106,7 @@ def line_counts(package: str) -> dict[str, int]:
     }
 
 
-PROJECT = ("batak", "images", "data", "cogs", "locales")
+PROJECT = ("batak", "images", "data", "ops", "tables", "cogs", "locales")
 """The project's packages; with ``bot.py`` they are the whole program."""
 
 

@@ -1,9 +1,11 @@
 """The layout keeps its promises: no import cycle inside a package, no oversized
-module in the Discord and storage layers, dependencies pointing one way, and the
-module tree of the architecture page (docs/architecture.md) in step with the files."""
+module in the Discord, table and storage layers, dependencies pointing one way
+(batak <- images, data <- tables <- cogs <- bot; ops below tables, knowing no game),
+and the module tree of the architecture page (docs/architecture.md) in step with the files."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -19,10 +21,10 @@ from tests.import_graph import (
 )
 
 MAX_LINES = 600
-"""A module of cogs/ or data/ longer than this holds more than one concern."""
+"""A module of cogs/, tables/ or data/ longer than this holds more than one concern."""
 
 
-@pytest.mark.parametrize("package", ["batak", "images", "data", "cogs", "locales"])
+@pytest.mark.parametrize("package", ["batak", "images", "data", "ops", "tables", "cogs", "locales"])
 def test_no_import_cycle_inside_the_package(package: str) -> None:
     assert_no_cycle(package)
 
@@ -31,8 +33,12 @@ def test_the_walk_sees_the_imports_of_every_package() -> None:
     data, _ = graph("data")
     assert "data.matches" in data["data.store"]
     assert "data.base" in data["data.games"]
+    tables, tables_outside = graph("tables")
+    assert "tables.model" in tables["tables.listener"]  # from .model import Actor, ...
+    assert "tables.workers" in tables["tables.play"]  # from . import workers
+    assert {"batak", "data", "ops"} <= tables_outside["tables.play"]
     cogs, cogs_outside = graph("cogs")
-    assert "cogs.service" in cogs["cogs.text.summaries"]  # from ..service import Table
+    assert "tables" in cogs_outside["cogs.text.summaries"]  # from tables import Table
     assert "cogs.components.codec" in cogs["cogs.components"]
     assert {"batak", "data", "discord"} <= cogs_outside["cogs.settings"]
     assert "locales" not in graph("locales")[0]["locales"]  # a package is not its own import
@@ -44,7 +50,7 @@ def test_a_cycle_is_found() -> None:
     assert found is not None and set(found) == {"a", "b", "c"}
 
 
-@pytest.mark.parametrize("package", ["cogs", "data"])
+@pytest.mark.parametrize("package", ["cogs", "tables", "data"])
 def test_no_module_is_over_the_size_limit(package: str) -> None:
     counts = line_counts(package)
     assert counts, f"no modules found in {package}/"
@@ -54,12 +60,76 @@ def test_no_module_is_over_the_size_limit(package: str) -> None:
 
 @pytest.mark.parametrize(
     ("package", "forbidden"),
-    [("data", {"cogs", "images", "discord"}), ("images", {"cogs", "data", "discord"})],
+    [
+        ("data", {"tables", "cogs", "images", "discord"}),
+        ("images", {"tables", "cogs", "data", "discord"}),
+        ("tables", {"cogs", "bot", "discord"}),
+        ("ops", {"batak", "images", "data", "tables", "cogs", "bot", "discord"}),
+    ],
 )
 def test_dependencies_point_one_way(package: str, forbidden: set[str]) -> None:
     _, outside = graph(package)
     for name, imported in outside.items():
         assert not imported & forbidden, f"{name} imports {sorted(imported & forbidden)}"
+
+
+def test_the_table_service_reaches_nothing_of_discord() -> None:
+    """No module of tables/ imports discord, nor reaches it through another project
+    module (a cogs/ module, say): the walk follows every import from tables/ and looks
+    at what each module it reaches imports from outside the project."""
+    edges = project_graph()
+    roots = {name for name in edges if name.split(".")[0] == "tables"}
+    assert {"tables", "tables.play", "tables.timers", "tables.workers"} <= roots
+    reached = reachable(edges, roots)
+    assert {"batak.deal", "data", "ops.metrics"} <= reached  # the walk follows the imports
+    assert not {m for m in reached if m.split(".")[0] in ("cogs", "bot")}, sorted(reached)
+    outside = {
+        name: imported
+        for package in {m.split(".")[0] for m in reached} - {"bot"}
+        for name, imported in graph(package)[1].items()
+    }
+    assert "discord" in graph("cogs")[1]["cogs.settings"]  # the check below can see it
+    found = {m: sorted(outside[m] & {"discord"}) for m in reached if "discord" in outside[m]}
+    assert not found, f"tables/ reaches discord through {found}"
+
+
+def test_the_cog_layer_calls_the_table_service() -> None:
+    """cogs/ may (and does) import tables/: the arrow points from the Discord layer down."""
+    edges = project_graph()
+    assert "tables" in edges["cogs.batak_cog"]
+    assert "tables" in edges["bot"]
+
+
+NOT_A_MIXIN = {"object", "Protocol", "Exception"}
+"""Bases that add no behaviour of the service: a class may name these besides one other."""
+
+
+def _mixed_classes(source: str) -> list[str]:
+    """The classes of ``source`` built from more than one base that adds behaviour."""
+    mixed = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            bases = [ast.unparse(b).rsplit(".", 1)[-1].split("[", 1)[0] for b in node.bases]
+            if len([b for b in bases if b not in NOT_A_MIXIN]) > 1:
+                mixed.append(f"{node.name}({', '.join(bases)})")
+    return mixed
+
+
+def test_the_mixin_check_sees_a_mixin() -> None:
+    assert _mixed_classes("class A(B, C): pass") == ["A(B, C)"]
+    assert _mixed_classes("class A(m.B, C[int]): pass") == ["A(B, C)"]
+    assert _mixed_classes("class A(B, Protocol): pass\nclass E(ValueError, Exception): pass") == []
+
+
+def test_the_table_service_is_built_by_composition() -> None:
+    """No class of tables/ inherits from more than one class that adds behaviour (no
+    mixins: the service's parts are objects handed the registry)."""
+    found = {
+        str(path.relative_to(ROOT)): mixed
+        for path in sorted((ROOT / "tables").rglob("*.py"))
+        if (mixed := _mixed_classes(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"mixins in tables/: {found}"
 
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
@@ -83,7 +153,7 @@ def _layout_tree() -> set[str]:
 
 
 def test_the_layout_tree_lists_every_module_and_only_real_ones() -> None:
-    packages = ("batak", "images", "data", "locales", "cogs")
+    packages = ("batak", "images", "data", "locales", "ops", "tables", "cogs")
     listed = {p for p in _layout_tree() if p.split("/")[0] in packages}
     real = {
         str(path.relative_to(ROOT))
@@ -115,7 +185,7 @@ def _partner_seats() -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     files = [ROOT / "bot.py"] + [
         path
-        for package in ("batak", "images", "data", "cogs")
+        for package in ("batak", "images", "data", "ops", "tables", "cogs")
         for path in (ROOT / package).rglob("*.py")
     ]
     for path in files:
@@ -153,13 +223,13 @@ EXPERIMENTAL = "batak.ai.experimental"
 
 
 def test_the_bot_never_imports_the_experimental_players() -> None:
-    """The bot (``bot.py`` and every module of cogs/, which it loads by name) reaches no
-    module of batak.ai.experimental, directly or through another module."""
+    """The bot (``bot.py`` and every module of tables/ and cogs/, which it loads by name)
+    reaches no module of batak.ai.experimental, directly or through another module."""
     edges = project_graph()
-    roots = {"bot"} | {name for name in edges if name.split(".")[0] == "cogs"}
+    roots = {"bot"} | {name for name in edges if name.split(".")[0] in ("tables", "cogs")}
     bot = reachable(edges, roots)
     assert "batak.ai.bots" in bot and "batak.ai.arena" not in bot  # the walk reaches the players
     assert {EXPERIMENTAL, "batak.ai.experimental.playfit"} <= reachable(edges, {"batak.ai.arena"})
     assert not {m for m in bot if m == EXPERIMENTAL or m.startswith(EXPERIMENTAL + ".")}
-    for path in [ROOT / "bot.py", *(ROOT / "cogs").rglob("*.py")]:
+    for path in [ROOT / "bot.py", *(ROOT / "tables").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
         assert EXPERIMENTAL not in path.read_text(encoding="utf-8"), path  # nor by name

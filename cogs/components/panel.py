@@ -14,9 +14,9 @@ from typing import Any
 import discord
 
 from batak import Rules
+from tables import Table
 
 from ..i18n import t
-from ..service import Table
 from ..text.house import PANEL_OPTIONS, option_values, shown_value
 from .buttons import view_of
 from .codec import MAX_TABLE_ID

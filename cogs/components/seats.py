@@ -15,9 +15,10 @@ from typing import Any
 
 import discord
 
+from tables import Table
+from tables.seats import computer_seats
+
 from ..i18n import t
-from ..service import Table
-from ..service.seats import computer_seats
 from .buttons import view_of
 from .codec import MAX_TABLE_ID, _number
 

@@ -13,9 +13,9 @@ from batak.cards import SUITS
 from batak.deal import Phase
 from images.build import sort_hand
 from images.views import RED_SUITS, rank_label
+from tables import Table
 
 from ..i18n import t
-from ..service import Table
 from ..text.words import suit_text
 from .buttons import HandButton, TableButton, view_of
 from .codec import HINT, REFRESH, button_code

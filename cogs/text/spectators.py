@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from batak import card_label, cards_of
 from batak.cards import HAND_SUIT_ORDER, SUIT_MASKS
+from tables import Table
 
 from ..i18n import t
-from ..service import Table
 from .words import seat_names
 
 

@@ -14,9 +14,9 @@ from batak import card_label, cards_of, scoring
 from batak.cards import HAND_SUIT_ORDER, SUIT_MASKS
 from batak.deal import Observation, Phase
 from data import MatchSummary, display_rating
+from tables import Table
 
 from ..i18n import t
-from ..service import Table
 from .house import house_line
 from .spectators import dealt_hands_text
 from .words import deadline_text, name_at, seat_names, suit_text, table_language

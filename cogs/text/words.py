@@ -14,9 +14,9 @@ from batak import Action, Bid, ChooseTrump, Pass, Play, card_label
 from batak.cards import Suit
 from data import Seat
 from images.views import Player
+from tables import Table
 
 from ..i18n import t
-from ..service import Table
 
 SUIT_KEYS = {Suit.S: "suit.S", Suit.H: "suit.H", Suit.D: "suit.D", Suit.C: "suit.C"}
 

@@ -17,8 +17,8 @@ import signal
 import statistics
 import time
 
-from cogs.workers import BACKGROUND, Worker, _warm_up_drawing
 from images.samples import Sample, forced_table, render_sample
+from tables.workers import BACKGROUND, Worker, _warm_up_drawing
 
 
 def _sample() -> Sample:

@@ -34,8 +34,8 @@ from cogs.access import (
 )
 from cogs.i18n import languages, t
 from cogs.replies import Languages
-from cogs.service import ServiceError
 from data import Store
+from tables import ServiceError
 from tests.bot.test_bot_render import fake_table
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from batak import Match, preset
-from cogs.service import BOT_LEVELS, computer_choice, make_computer
 from data import InvalidSettingError
 from data.models import validate_setting
+from tables import BOT_LEVELS, computer_choice, make_computer
 
 
 def test_every_offered_level_is_a_computer_player_that_plays_legally() -> None:

@@ -13,12 +13,12 @@ from test_bot_service import ALICE, BOB, CHANNEL, GUILD, make_service
 
 from batak import Rules, RulesError
 from cogs.components.panel import HOUSE_ACTIONS, house_id, parse_house_id
-from cogs.service import ServiceError, TableService
 from cogs.text.house import complete, house_line, panel_text, parse_rules, read_value
 from cogs.text.rules import rules_text
 from cogs.text.spectators import dealt_hands_text
 from cogs.text.summaries import deal_summary_text, public_summary
 from cogs.watch import spectator_text
+from tables import ServiceError, TableService
 
 
 # ----------------------------------------------------------------------------- reading

@@ -14,9 +14,9 @@ from batak.players import make_player
 from cogs import pictures
 from cogs.live import LiveHands
 from cogs.pictures import Drawing, DrawnCache, Picture
-from cogs.service import Table
 from images.views import HandView
 from locales import message
+from tables import Table
 from tests.bot.test_bot_render import fake_table
 
 

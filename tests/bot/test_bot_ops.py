@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from cogs.config import ConfigError, load_config
-from cogs.ops import ErrorWebhook, HealthCheck, JsonFormatter, Metrics, OpsServer, RateLimit
+from ops import ErrorWebhook, HealthCheck, JsonFormatter, Metrics, OpsServer, RateLimit
 from tests.fakediscord.driver import Driver
 
 
@@ -103,7 +103,7 @@ async def test_a_webhook_with_a_wrong_token_is_logged_not_posted(
         hook = ErrorWebhook(url + "x", per_minute=5)
         hook.start()
         try:
-            with caplog.at_level(logging.WARNING, "cogs.ops.logs"):
+            with caplog.at_level(logging.WARNING, "ops.logs"):
                 hook.handle(record("lost"))
                 await hook.drain()
         finally:

@@ -15,7 +15,7 @@ from cogs.components import hand_id, table_id
 from cogs.components.panel import house_id
 from cogs.components.seats import answer_id, seat_id
 from cogs.review import compare_id, review_id
-from cogs.service import ServiceError, Table, TableService
+from tables import ServiceError, Table, TableService
 from tests.bot.test_bot_service import ALICE, BOB, CHANNEL, GUILD, make_service
 
 THREAD = 2001

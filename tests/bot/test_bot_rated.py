@@ -9,8 +9,8 @@ import pytest
 from test_bot_service import ALICE, CHANNEL, GUILD, user_at
 
 from batak import Rules
-from cogs.service import ServiceError, Table, TableService, is_preset_unchanged
 from cogs.text.summaries import match_result_text
+from tables import ServiceError, Table, TableService, is_preset_unchanged
 
 
 async def play_out(service: TableService, table: Table) -> None:
@@ -94,7 +94,7 @@ async def test_daily_match_refuses_hints(env: Any) -> None:
 
 
 async def test_old_rows_read_as_rated(env: Any) -> None:
-    from cogs.service import TableSettings
+    from tables import TableSettings
 
     assert TableSettings.from_dict({}).rated
     assert not TableSettings.from_dict({"rated": True, "hints": True}).hints

@@ -11,11 +11,11 @@ from batak import Match, card_code, card_label, cards_of, preset
 from batak.players import make_player
 from cogs.components import HAND_RE, TABLE_RE, button_code, hand_id, parse_button_code, table_id
 from cogs.i18n import catalogues, missing_keys, resolve, t
-from cogs.service import Table
 from cogs.text.summaries import hand_text, match_result_text, public_summary
 from cogs.text.words import players
 from data import Game, Seat
 from images import build as img_build
+from tables import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,7 +113,8 @@ def test_button_codes_round_trip_and_ids_fit() -> None:
 def test_catalogues_are_complete_and_every_key_used_exists() -> None:
     assert all(not keys for keys in missing_keys().values())
     en = catalogues()["en"]
-    source = "\n".join(p.read_text() for p in (ROOT / "cogs").rglob("*.py"))
+    code = [*(ROOT / "cogs").rglob("*.py"), *(ROOT / "tables").rglob("*.py")]
+    source = "\n".join(p.read_text() for p in code)
     used = set(re.findall(r"""\bt\(\s*"([a-z_.\-]+)\"""", source))
     used |= set(re.findall(r"""ServiceError\(\s*"([a-z_.]+)\"""", source))
     used |= set(re.findall(r"""\bls\([^()]*?"([a-z_.\-]+)"\)""", source))

@@ -18,8 +18,8 @@ import pytest
 from batak import Match, preset
 from cogs.live import LiveHands
 from cogs.replies import NOTES, Languages, fail, original_id, send, thinking
-from cogs.service import ServiceError, Table
 from data import Store
+from tables import ServiceError, Table
 from tests.bot.test_bot_render import fake_table
 
 Kind = discord.InteractionResponseType

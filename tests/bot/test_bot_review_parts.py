@@ -9,7 +9,7 @@ import pytest
 from batak import Deal, preset
 from batak.ai.bots import NormalPlayer
 from cogs.review import CompareClick, ReviewClick, parse_review_id, read_upload
-from cogs.service import ServiceError
+from tables import ServiceError
 
 
 def finished_record(seed: int) -> dict[str, object]:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from test_bot_service import ALICE, BOB, CAROL, CHANNEL, GUILD
 
-from cogs.service import ServiceError, Table, TableService, TableSettings
 from data import Seat, user_key
+from tables import ServiceError, Table, TableService, TableSettings
 
 EVE = 15
 

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from batak import PASS, Action, Bid, Play, format_action
-from cogs.ops.metrics import METRICS
-from cogs.service import (
+from data import MatchSummary, Store
+from ops.metrics import METRICS
+from tables import (
     IllegalMove,
     ServiceConfig,
     ServiceError,
@@ -19,8 +20,7 @@ from cogs.service import (
     Table,
     TableService,
 )
-from cogs.timers import FakeTimers
-from data import MatchSummary, Store
+from tables.timers import FakeTimers
 
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB, CAROL, DAVE = 11, 12, 13, 14

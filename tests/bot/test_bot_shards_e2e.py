@@ -17,8 +17,8 @@ import aiohttp
 import pytest
 
 from batak import Match, parse_action
-from cogs.service import TableSettings
 from data import Store
+from tables import TableSettings
 from tests.bot.e2e_helpers import (
     FAST,
     PATIENCE,

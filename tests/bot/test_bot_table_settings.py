@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from batak import preset
-from cogs.service import TableSettings, as_pace
+from tables import TableSettings, as_pace
 
 RULES = preset("standard").to_dict()
 

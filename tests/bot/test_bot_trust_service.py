@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cogs.service import ServiceError, Table, TableService
-from cogs.service.play import finish_backoff
 from data import StoreError
+from tables import ServiceError, Table, TableService
+from tables.play import finish_backoff
 from tests.bot.test_bot_service import ALICE, BOB, CAROL, CHANNEL, GUILD, make_service, user_at
 
 

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from batak import Match, preset
 from cogs.components import HandClick, TableClick, hand_view, parse_custom_id, table_view
 from cogs.components.panel import HouseClick, panel_view, parse_house_id, spectator_view
-from cogs.service import Table
 from cogs.text.words import MAX_NAME, plain_name, safe_name
 from cogs.tree import BadOption, check_options
 from data import Game, Seat
+from tables import Table
 
 
 def _table(match: Match | None, status: str = "playing") -> Table:

@@ -10,14 +10,14 @@ import sys
 import time
 from pathlib import Path
 
-from cogs.workers import Worker
+from tables.workers import Worker
 
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """
 import asyncio, os, sys
 sys.path.insert(0, {root!r})
-from cogs.workers import Worker
+from tables.workers import Worker
 
 async def main():
     w = Worker("test")

@@ -15,7 +15,12 @@ from images.labels import text_for
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = locales.languages()
 ENGLISH = locales.catalogues()["en"]
-CODE = [*(ROOT / "cogs").rglob("*.py"), *(ROOT / "images").rglob("*.py"), ROOT / "bot.py"]
+CODE = [
+    *(ROOT / "cogs").rglob("*.py"),
+    *(ROOT / "tables").rglob("*.py"),
+    *(ROOT / "images").rglob("*.py"),
+    ROOT / "bot.py",
+]
 
 
 def test_plurals_follow_the_number() -> None:

@@ -10,7 +10,18 @@ import sys
 
 from tests.import_graph import assert_no_cycle, graph
 
-FORBIDDEN = ("images", "data", "cogs", "bot", "discord", "asyncio", "aiosqlite", "PIL")
+FORBIDDEN = (
+    "images",
+    "data",
+    "ops",
+    "tables",
+    "cogs",
+    "bot",
+    "discord",
+    "asyncio",
+    "aiosqlite",
+    "PIL",
+)
 
 
 def test_the_walk_sees_the_imports() -> None:

@@ -9,15 +9,16 @@ plays the seat's next turn (their turn timer starts if it is theirs now).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from data import Seat, SeatError
 
 from .errors import ServiceError
 from .listener import Event
-from .model import FormerSeat, SeatRequest, SeatRequestState, Table
-from .play import PlayingTables
+from .model import FormerSeat, SeatRequest, Table
+from .notify import Notifications
+from .play import Play
+from .registry import Registry
 
 
 def computer_seats(table: Table) -> list[int]:
@@ -44,19 +45,24 @@ def next_host(table: Table, after_seat: int) -> int | None:
     return table.seats[candidates[0]].user_id if candidates else None
 
 
-class SeatTables(PlayingTables):
+class Seats:
     """Taking a computer's seat, the host's answer, the host hand-over, the computers
     finishing a match nobody is left at."""
+
+    def __init__(self, reg: Registry, play: Play, notify: Notifications) -> None:
+        self.reg = reg
+        self.play = play
+        self.notify = notify
 
     # ------------------------------------------------------------------ taking a seat
     def seat_requests(self, table_id: int) -> list[SeatRequest]:
         """The requests waiting for the host's answer at a table, oldest first."""
-        return [r for (t, _), r in self._seat_requests.items() if t == table_id]
+        return [r for (t, _), r in self.reg.requests.items() if t == table_id]
 
     def seat_choices(self, table_id: int, user_id: int) -> list[int]:
         """The computers' seats ``user_id`` could take now, a seat they left first
         (raises the refusal :meth:`take_seat` would give when there is none)."""
-        table = self.get(table_id)
+        table = self.reg.get(table_id)
         first = self._seat_to_take(table, user_id, None)
         return [first, *(i for i in computer_seats(table) if i != first)]
 
@@ -67,59 +73,59 @@ class SeatTables(PlayingTables):
         the one they left, else the first). Returns ``(seat, taken)``: a seat they left
         earlier in the match is theirs again at once; any other waits for the host
         (``taken`` False, the host is asked through the listener)."""
-        table = self.get(table_id)
+        table = self.reg.get(table_id)
         events: list[Event] = []
-        async with self._hold(table):
+        async with self.reg.hold(table):
             chosen = self._seat_to_take(table, user_id, seat)
             if left_by(table, chosen, user_id):
                 await self._seat_person_locked(table, chosen, user_id, name, "back", events)
                 taken = True
             else:
-                if (table.id, user_id) in self._seat_requests:
+                if (table.id, user_id) in self.reg.requests:
                     raise ServiceError("error.seat_request_pending")
                 request = SeatRequest(table.id, chosen, user_id, name)
-                self._seat_requests[(table.id, user_id)] = request
-                events.append(self._told(table, request, "asked"))
+                self.reg.requests[(table.id, user_id)] = request
+                events.append(self.reg.told(table, request, "asked"))
                 taken = False
-        await self._emit(events)
+        await self.reg.emit(events)
         return chosen, taken
 
     async def answer_seat_request(
         self, table_id: int, host_id: int, user_id: int, approve: bool
     ) -> SeatRequest:
         """The host approves (the person takes the seat at once) or refuses a request."""
-        table = self.get(table_id)
-        if not self.is_host(table, host_id):
+        table = self.reg.get(table_id)
+        if not self.reg.is_host(table, host_id):
             raise ServiceError("error.host_only")
         events: list[Event] = []
         stale = False
-        async with self._hold(table):
-            request = self._seat_requests.get((table_id, user_id))
+        async with self.reg.hold(table):
+            request = self.reg.requests.get((table_id, user_id))
             if request is None:
                 raise ServiceError("error.seat_request_gone")
             if not approve:
-                del self._seat_requests[(table_id, user_id)]
-                events.append(self._told(table, request, "refused"))
+                del self.reg.requests[(table_id, user_id)]
+                events.append(self.reg.told(table, request, "refused"))
             else:
                 try:
                     self._seat_to_take(table, user_id, request.seat)
                 except ServiceError:  # the seat or the person changed meanwhile
-                    self._void_requests(table, events, lambda r: r is request)
+                    self.reg.void_requests(table, events, lambda r: r is request)
                     stale = True
                 else:
-                    del self._seat_requests[(table_id, user_id)]
+                    del self.reg.requests[(table_id, user_id)]
                     await self._seat_person_locked(
                         table, request.seat, user_id, request.name, "took", events
                     )
-                    events.insert(0, self._told(table, request, "approved"))
-        await self._emit(events)
+                    events.insert(0, self.reg.told(table, request, "approved"))
+        await self.reg.emit(events)
         if stale:
             raise ServiceError("error.seat_request_gone")
         return request
 
     def _seat_to_take(self, table: Table, user_id: int, seat: int | None) -> int:
         """The seat ``user_id`` may take now (raises a clear refusal otherwise)."""
-        if self.tables.get(table.id) is not table:
+        if self.reg.tables.get(table.id) is not table:
             raise ServiceError("error.no_table")
         if table.is_daily:
             raise ServiceError("error.sit_daily")
@@ -147,69 +153,42 @@ class SeatTables(PlayingTables):
         self, table: Table, seat: int, user_id: int, name: str, change: str, events: list[Event]
     ) -> None:
         try:
-            await self.store.set_seat(
+            await self.reg.store.set_seat(
                 table.id, seat, Seat.human(user_id, name), expected=table.seats[seat]
             )
         except SeatError as exc:
-            await self._refresh(table)
+            await self.reg.refresh(table)
             raise ServiceError("error.seat_not_computer", seat=seat + 1) from exc
         # the moves the computer made in the seat keep its name
         stint = FormerSeat(seat, table.move, "", None, computer=True)
         former = (*table.settings.former_seats, stint)
-        table.game = await self.store.set_game_settings(
+        table.game = await self.reg.store.set_game_settings(
             table.id, replace(table.settings, former_seats=former).to_dict()
         )
         table.timeouts[seat] = 0
-        await self._carry_notifications(table, user_id)
-        self._void_requests(table, events, lambda r: r.seat == seat or r.user_id == user_id)
-        events.append(lambda: self.listener.seat_changed(table, seat, change, name))
-        events.append(lambda: self.listener.table_changed(table))
-        self._schedule(table, events)
-
-    def _void_requests(
-        self,
-        table: Table,
-        events: list[Event],
-        which: Callable[[SeatRequest], bool] | None = None,
-    ) -> None:
-        """Forget the table's requests ``which`` picks (all by default): they came to
-        nothing (the seat was taken, nobody is left to answer); each is told."""
-        for key, request in list(self._seat_requests.items()):
-            if key[0] != table.id or (which is not None and not which(request)):
-                continue
-            del self._seat_requests[key]
-            events.append(self._told(table, request, "void"))
-
-    def _told(self, table: Table, request: SeatRequest, state: SeatRequestState) -> Event:
-        return lambda: self.listener.seat_request(table, request, state)
-
-    async def _carry_notifications(self, table: Table, user_id: int) -> None:
-        """A person's notification setting, copied to a table they sit down at
-        (:class:`~cogs.service.tables.TableService` has it)."""
-        raise NotImplementedError
-
-    async def _finish_match(self, table: Table, events: list[Event], attempt: int = 0) -> None:
-        """The match is over: no seat is to be taken any more (requests come to nothing)."""
-        self._void_requests(table, events)
-        await super()._finish_match(table, events, attempt)
+        await self.notify.carry(table, user_id)
+        self.reg.void_requests(table, events, lambda r: r.seat == seat or r.user_id == user_id)
+        events.append(lambda: self.reg.listener.seat_changed(table, seat, change, name))
+        events.append(lambda: self.reg.listener.table_changed(table))
+        self.play.schedule(table, events)
 
     # ------------------------------------------------------------------ the host leaves
-    async def _hand_over_host_locked(self, table: Table, seat: int, events: list[Event]) -> None:
+    async def hand_over_host_locked(self, table: Table, seat: int, events: list[Event]) -> None:
         """The host left ``seat``: the next seated person hosts (nobody when none is)."""
         new = next_host(table, seat)
         if new is None:
             return
-        table.game = await self.store.set_host(table.id, new)
+        table.game = await self.reg.store.set_host(table.id, new)
         new_seat = table.seat_of(new)
         assert new_seat is not None
         name = table.seats[new_seat].name or ""
-        events.append(lambda: self.listener.host_changed(table, new, name))
+        events.append(lambda: self.reg.listener.host_changed(table, new, name))
 
     # ------------------------------------------------------------------ nobody is left
-    async def _computers_finish_locked(self, table: Table, events: list[Event]) -> None:
+    async def computers_finish_locked(self, table: Table, events: list[Event]) -> None:
         """Every person left a match in play: the computers play it to its end, and it
         is recorded unrated (it changes no rating and no standing)."""
         settings = replace(table.settings, computers_finish=True, rated=False, hints=False)
-        table.game = await self.store.set_game_settings(table.id, settings.to_dict())
-        self._void_requests(table, events)
-        self._schedule(table)
+        table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
+        self.reg.void_requests(table, events)
+        self.play.schedule(table)

@@ -29,7 +29,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from .ops.metrics import METRICS
+from ops.metrics import METRICS
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ def make_computer(level: str, seed: int) -> Player:
     """The computer player of a level, by :func:`batak.ai.make_player`: an unknown
     level raises its ``ValueError`` (naming the level and the valid ones) instead of
     quietly playing another one. Levels are checked where they are configured (the
-    server settings, :class:`~cogs.service.model.TableSettings`), so this is a bug
+    server settings, :class:`~tables.model.TableSettings`), so this is a bug
     guard, not a path users reach."""
     return make_player(level, seed)
 

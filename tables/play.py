@@ -21,14 +21,14 @@ from data import (
     StaleMoveError,
     StoreError,
 )
+from ops.metrics import METRICS
 
-from .. import workers
-from ..ops.metrics import METRICS
+from . import workers
 from .computer import computer_choice, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
 from .listener import Event
 from .model import Actor, ActResult, Table, phase_of
-from .registry import TableRegistry
+from .registry import Registry
 
 log = logging.getLogger(__name__)
 
@@ -56,17 +56,21 @@ def match_announcements(table: Table) -> list[Announcement]:
     return owed
 
 
-class PlayingTables(TableRegistry):
-    """Turns of the tables in play: people's actions, computer moves and time-outs."""
+class Play:
+    """Turns of the tables in play: people's actions, computer moves and time-outs, and
+    the end of a match (the tables and their locks are the registry's)."""
 
-    async def _run_daily_bots(self, table: Table, events: list[Event]) -> None:
+    def __init__(self, reg: Registry) -> None:
+        self.reg = reg
+
+    async def run_daily_bots(self, table: Table, events: list[Event]) -> None:
         """In a daily match the computers answer at once, so the hand shows their cards."""
         match = table.match
         assert match is not None
         while not match.is_over and match.to_act is not None and match.to_act != 0:
             seat = match.to_act
             action = await self._computer_action(table, seat)
-            await self._commit(table, seat, action, "bot", events)
+            await self.commit(table, seat, action, "bot", events)
 
     # ------------------------------------------------------------------ playing
     async def act(
@@ -77,15 +81,15 @@ class PlayingTables(TableRegistry):
         Raises :class:`StaleAction` when the table moved on, ``error.not_your_seat``
         when the seat is not the user's, :class:`IllegalMove` when the engine refuses.
         """
-        table = self.get(table_id)
+        table = self.reg.get(table_id)
         if isinstance(action, str):
             try:
                 action = parse_action(action)
             except ValueError as exc:
                 raise ServiceError("error.forged") from exc
         events: list[Event] = []
-        async with self._hold(table):
-            if self.tables.get(table_id) is not table or not table.playing:
+        async with self.reg.hold(table):
+            if self.reg.tables.get(table_id) is not table or not table.playing:
                 raise ServiceError("error.no_table")
             if table.recording:
                 raise ServiceError("error.recording")
@@ -102,40 +106,40 @@ class PlayingTables(TableRegistry):
                 await self._come_back_locked(table, seat, events)
             table.timeouts[seat] = 0
             try:
-                result = await self._commit(table, seat, action, "player", events)
+                result = await self.commit(table, seat, action, "player", events)
             except StaleMoveError as exc:  # another writer got there first; reloaded
                 raise StaleAction(exc.current) from exc
             if table.is_daily:
-                await self._run_daily_bots(table, events)
+                await self.run_daily_bots(table, events)
             else:
-                self._schedule(table, events)
-        await self._emit(events)
+                self.schedule(table, events)
+        await self.reg.emit(events)
         return result
 
     async def come_back(self, table_id: int, user_id: int) -> bool:
         """A person away (a computer holding their seat) takes the seat back."""
-        table = self.get(table_id)
+        table = self.reg.get(table_id)
         events: list[Event] = []
-        async with self._hold(table):
+        async with self.reg.hold(table):
             seat = table.seat_of(user_id)
             if seat is None or not table.seats[seat].is_away or not table.playing:
                 return False
             await self._come_back_locked(table, seat, events)
-            self._schedule(table, events)
-        await self._emit(events)
+            self.schedule(table, events)
+        await self.reg.emit(events)
         return True
 
     async def _come_back_locked(self, table: Table, seat: int, events: list[Event]) -> None:
         s = table.seats[seat]
-        await self.store.set_seat(table.id, seat, Seat(s.user_id, None, s.name), expected=s)
-        await self._refresh(table)
+        await self.reg.store.set_seat(table.id, seat, Seat(s.user_id, None, s.name), expected=s)
+        await self.reg.refresh(table)
         table.timeouts[seat] = 0
         name = s.name or ""
-        events.append(lambda: self.listener.seat_changed(table, seat, "back", name))
-        events.append(lambda: self.listener.table_changed(table))
+        events.append(lambda: self.reg.listener.seat_changed(table, seat, "back", name))
+        events.append(lambda: self.reg.listener.table_changed(table))
 
     async def hint(self, table_id: int, user_id: int) -> tuple[Action, Hint]:
-        table = self.get(table_id)
+        table = self.reg.get(table_id)
         if not table.playing:
             raise ServiceError("error.not_started")
         seat = table.seat_of(user_id)
@@ -164,7 +168,7 @@ class PlayingTables(TableRegistry):
         worker = workers.PONDERING if level == "expert" else workers.THINKING
         return await worker.run(computer_choice, level, seed, observation)
 
-    async def _commit(
+    async def commit(
         self, table: Table, seat: int, action: Action, actor: Actor, events: list[Event]
     ) -> ActResult:
         """Apply to the engine, commit to the store, then report. Caller holds the lock."""
@@ -181,7 +185,7 @@ class PlayingTables(TableRegistry):
         after.apply(action, seat)
         try:
             with METRICS.store_commit.time():
-                await self.store.append_action(
+                await self.reg.store.append_action(
                     table.id,
                     before,
                     format_action(action),
@@ -194,28 +198,28 @@ class PlayingTables(TableRegistry):
             # The store refused (or failed; or the answer of a commit that landed was
             # lost): the log says what happened, so the table is read again from it.
             try:
-                fresh = await self._load(table.id)
+                fresh = await self.reg.load(table.id)
                 table.match, table.game = fresh.match, fresh.game
             except Exception:
                 log.exception("table %s: could not reload after a failed commit", table.id)
             raise
         match.apply(action, seat)
-        self._set_deadline(table)  # with the move, before any await: the turn has its clock
+        self.set_deadline(table)  # with the move, before any await: the turn has its clock
         METRICS.moves.labels(actor).inc()
         deal_done = deals_before if len(match.finished) > deals_before else None
-        events.append(lambda: self.listener.action_applied(table, seat, action, actor))
+        events.append(lambda: self.reg.listener.action_applied(table, seat, action, actor))
         if deal_done is not None:
             idx = deal_done
-            events.append(lambda: self.listener.deal_finished(table, idx))
+            events.append(lambda: self.reg.listener.deal_finished(table, idx))
         if match.is_over:
-            await self._finish_match(table, events)
+            await self.finish_match(table, events)
         elif not table.is_daily:
-            events.append(lambda: self.listener.table_changed(table))
+            events.append(lambda: self.reg.listener.table_changed(table))
         return ActResult(
             table, seat, action, match.move_number, deal_done, match_finished=match.is_over
         )
 
-    async def _finish_match(self, table: Table, events: list[Event], attempt: int = 0) -> None:
+    async def finish_match(self, table: Table, events: list[Event], attempt: int = 0) -> None:
         """Record the finished match as one durable step: the result (standings), the
         closed table and the announcements it owes are committed in one transaction
         (:meth:`data.Store.record_match`); the announcer posts them from the store.
@@ -226,7 +230,8 @@ class PlayingTables(TableRegistry):
         """
         match = table.match
         assert match is not None and match.is_over
-        self.timers.cancel(self._key(table))
+        self.reg.void_requests(table, events)  # no seat is to be taken any more
+        self.reg.timers.cancel(self.reg.key(table))
         summary: MatchSummary | None = None
         try:
             summary = await self._record(table)
@@ -240,18 +245,20 @@ class PlayingTables(TableRegistry):
                 exc,
                 delay,
             )
-            self.timers.schedule(
+            self.reg.timers.schedule(
                 f"finish:{table.id}", delay, lambda: self._retry_finish(table.id, attempt + 1)
             )
-            events.append(lambda: self.listener.match_recording_failed(table, attempt + 1, delay))
+            events.append(
+                lambda: self.reg.listener.match_recording_failed(table, attempt + 1, delay)
+            )
             return
-        table.game = await self.store.get_game(table.id)
+        table.game = await self.reg.store.get_game(table.id)
         table.summary = summary
-        self.tables.pop(table.id, None)
-        self._finished[table.id] = table
-        if len(self._finished) > 200:
-            self._finished.pop(next(iter(self._finished)))
-        events.append(lambda: self.listener.match_finished(table, summary))
+        self.reg.tables.pop(table.id, None)
+        self.reg.finished[table.id] = table
+        if len(self.reg.finished) > 200:
+            self.reg.finished.pop(next(iter(self.reg.finished)))
+        events.append(lambda: self.reg.listener.match_finished(table, summary))
 
     async def _record(self, table: Table) -> MatchSummary | None:
         """One transaction: result, closed table, announcements. Recording a second
@@ -262,7 +269,7 @@ class PlayingTables(TableRegistry):
             human = table.seats[0].user_id
             assert human is not None
             try:
-                await self.store.finish_daily(
+                await self.reg.store.finish_daily(
                     table.game.guild_id,
                     human,
                     match.totals[0],
@@ -279,10 +286,10 @@ class PlayingTables(TableRegistry):
             except DailyAlreadyPlayedError:
                 log.info("daily result of table %s was recorded before", table.id)
                 with contextlib.suppress(GameClosedError):
-                    await self.store.finish_game(table.id)
+                    await self.reg.store.finish_game(table.id)
             return None
         try:
-            return await self.store.record_match(
+            return await self.reg.store.record_match(
                 table.game.guild_id,
                 table.recorded_seats(),
                 [d.to_record() for d in match.finished],
@@ -299,51 +306,51 @@ class PlayingTables(TableRegistry):
             log.info("table %s: the match was recorded before (match %s)", table.id, exc.match_id)
             if exc.match_id is None:
                 return None
-            return await self.store.get_match(exc.match_id, with_records=False)
+            return await self.reg.store.get_match(exc.match_id, with_records=False)
 
     async def _retry_finish(self, table_id: int, attempt: int) -> None:
-        table = self.tables.get(table_id)
+        table = self.reg.tables.get(table_id)
         if table is None or not table.recording:
             return
         events: list[Event] = []
         async with table.lock:
-            if self.tables.get(table_id) is table and table.recording:
-                await self._finish_match(table, events, attempt)
-        await self._emit(events)
+            if self.reg.tables.get(table_id) is table and table.recording:
+                await self.finish_match(table, events, attempt)
+        await self.reg.emit(events)
 
     # ------------------------------------------------------------------ timers
-    def _schedule(self, table: Table, events: list[Event] | None = None) -> None:
+    def schedule(self, table: Table, events: list[Event] | None = None) -> None:
         """Arm the table's one timer: a computer's move, or a person's turn timer."""
-        key = self._key(table)
+        key = self.reg.key(table)
         match = table.match
         if match is None or match.is_over or not table.playing or table.is_daily:
-            self.timers.cancel(key)
+            self.reg.timers.cancel(key)
             return
         seat = match.to_act
         assert seat is not None
         move = match.move_number
         if table.controlled_by_bot(seat):
             # nobody left to watch the computers think: they play at once
-            delay = 0.0 if table.settings.computers_finish else self.config.bot_delay
-            self.timers.schedule(key, delay, lambda: self._timer_fired(table.id, move, False))
+            delay = 0.0 if table.settings.computers_finish else self.reg.config.bot_delay
+            self.reg.timers.schedule(key, delay, lambda: self.timer_fired(table.id, move, False))
             return
         timeout = table.settings.turn_timeout_s
         if timeout:
-            now = self._clock()
-            self._set_deadline(table)
+            now = self.reg.clock()
+            self.set_deadline(table)
             assert table.deadline is not None
-            self.timers.schedule(
+            self.reg.timers.schedule(
                 key,
                 max(0.0, table.deadline - now),
-                lambda: self._timer_fired(table.id, move, True),
+                lambda: self.timer_fired(table.id, move, True),
             )
         else:
             table.deadline = None
-            self.timers.cancel(key)
+            self.reg.timers.cancel(key)
         if events is not None:
-            events.append(lambda: self.listener.turn_started(table, seat))
+            events.append(lambda: self.reg.listener.turn_started(table, seat))
 
-    def _set_deadline(self, table: Table) -> None:
+    def set_deadline(self, table: Table) -> None:
         """The deadline of the turn now (kept if already set for this move)."""
         match = table.match
         timeout = table.settings.turn_timeout_s
@@ -352,17 +359,17 @@ class PlayingTables(TableRegistry):
         if table.controlled_by_bot(match.to_act) or table.is_daily:
             return
         if table.deadline is None or table.deadline_move != match.move_number:
-            table.deadline = self._clock() + float(timeout)
+            table.deadline = self.reg.clock() + float(timeout)
             table.deadline_move = match.move_number
 
-    async def _timer_fired(self, table_id: int, move: int, timed_out: bool) -> None:
-        table = self.tables.get(table_id)
+    async def timer_fired(self, table_id: int, move: int, timed_out: bool) -> None:
+        table = self.reg.tables.get(table_id)
         if table is None:
             return
         events: list[Event] = []
         try:
-            async with self._hold(table):
-                if self.tables.get(table_id) is not table or not table.playing:
+            async with self.reg.hold(table):
+                if self.reg.tables.get(table_id) is not table or not table.playing:
                     return
                 match = table.match
                 assert match is not None
@@ -378,38 +385,38 @@ class PlayingTables(TableRegistry):
                 handed_over = False
                 if timed_out and not table.controlled_by_bot(seat):
                     table.timeouts[seat] += 1
-                    if table.timeouts[seat] >= self.config.max_timeouts:
+                    if table.timeouts[seat] >= self.reg.config.max_timeouts:
                         s = table.seats[seat]
-                        await self.store.set_seat(
+                        await self.reg.store.set_seat(
                             table.id, seat, Seat(s.user_id, table.bot_level, s.name), expected=s
                         )
-                        await self._refresh(table)
+                        await self.reg.refresh(table)
                         handed_over = True
-                    await self._commit(table, seat, action, "timeout", events)
+                    await self.commit(table, seat, action, "timeout", events)
                     events.insert(
                         0,
-                        lambda: self.listener.seat_timed_out(table, seat, action, handed_over),
+                        lambda: self.reg.listener.seat_timed_out(table, seat, action, handed_over),
                     )
                 else:
-                    await self._commit(table, seat, action, "bot", events)
-                self._schedule(table, events)
+                    await self.commit(table, seat, action, "bot", events)
+                self.schedule(table, events)
         except StaleMoveError:
             log.warning("table %s: another writer moved first; reloaded", table_id)
-            fresh = self.tables.get(table_id)
+            fresh = self.reg.tables.get(table_id)
             if fresh is not None:
-                self._schedule(fresh)
+                self.schedule(fresh)
         except Exception:
             # A failed commit (database busy, disk full...): nothing was acknowledged and
             # the table was reloaded from the log; try this turn again a little later.
             log.exception("table %s: a computer move failed; retrying", table_id)
-            fresh = self.tables.get(table_id)
+            fresh = self.reg.tables.get(table_id)
             if fresh is not None and fresh.playing:
-                self.timers.schedule(
-                    self._key(fresh),
-                    max(5.0, self.config.bot_delay),
-                    lambda: self._timer_fired(table_id, move, timed_out),
+                self.reg.timers.schedule(
+                    self.reg.key(fresh),
+                    max(5.0, self.reg.config.bot_delay),
+                    lambda: self.timer_fired(table_id, move, timed_out),
                 )
-        await self._emit(events)
+        await self.reg.emit(events)
 
 
 def _may_pass(table: Table) -> bool:

@@ -15,7 +15,7 @@ from batak import Rules, RulesError, preset
 
 from .errors import ServiceError
 from .model import Table, is_preset_unchanged
-from .play import PlayingTables
+from .registry import Registry
 
 
 def rules_with(base: Rules, options: Mapping[str, Any]) -> Rules:
@@ -32,16 +32,19 @@ def rules_with(base: Rules, options: Mapping[str, Any]) -> Rules:
         raise ServiceError("error.bad_rules", reason=str(exc)) from exc
 
 
-class LobbyRules(PlayingTables):
+class HouseRules:
     """The host's rules panel: house rules and watching, in the lobby."""
 
+    def __init__(self, reg: Registry) -> None:
+        self.reg = reg
+
     def host_lobby(self, table_id: int, user_id: int) -> Table:
-        table = self.get(table_id)
+        table = self.reg.get(table_id)
         if table.is_daily:
             raise ServiceError("error.daily_fixed")
         if not table.in_lobby:
             raise ServiceError("error.already_started")
-        if not self.is_host(table, user_id):
+        if not self.reg.is_host(table, user_id):
             raise ServiceError("error.host_only")
         return table
 
@@ -50,7 +53,7 @@ class LobbyRules(PlayingTables):
         included). The table stays rated only while it plays its preset unchanged; once
         casual it stays casual (the people at it were told so)."""
         table = self.host_lobby(table_id, user_id)
-        async with self._hold(table):
+        async with self.reg.hold(table):
             table = self.host_lobby(table_id, user_id)
             rules = rules_with(table.rules, options)
             if rules == table.rules:
@@ -58,29 +61,29 @@ class LobbyRules(PlayingTables):
             rated = table.settings.rated and is_preset_unchanged(rules)
             hints = table.settings.hints
             if table.settings.rated and not rated:
-                guild = await self.store.get_guild_settings(table.game.guild_id)
+                guild = await self.reg.store.get_guild_settings(table.game.guild_id)
                 hints = guild.casual_hints
             settings = replace(table.settings, rules=rules.to_dict(), rated=rated, hints=hints)
-            table.game = await self.store.set_game_settings(table.id, settings.to_dict())
+            table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
             table.rules = rules
-        await self._emit([lambda: self.listener.table_changed(table)])
+        await self.reg.emit([lambda: self.reg.listener.table_changed(table)])
         return rules
 
     async def set_watching(self, table_id: int, user_id: int, allowed: bool) -> None:
         """The host lets people watch the match privately, or not."""
         table = self.host_lobby(table_id, user_id)
-        async with self._hold(table):
+        async with self.reg.hold(table):
             table = self.host_lobby(table_id, user_id)
             if table.settings.watching == allowed:
                 return
             settings = replace(table.settings, watching=allowed)
-            table.game = await self.store.set_game_settings(table.id, settings.to_dict())
-        await self._emit([lambda: self.listener.table_changed(table)])
+            table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
+        await self.reg.emit([lambda: self.reg.listener.table_changed(table)])
 
     def watchable(self, table_id: int, user_id: int) -> Table:
         """A table ``user_id`` may watch: open, not a daily match, watching on, not seated
         there (their own hand shows them more)."""
-        table = self.get(table_id)
+        table = self.reg.get(table_id)
         if table.is_daily or table.status not in ("lobby", "playing"):
             raise ServiceError("error.table_over")
         if not table.settings.watching:

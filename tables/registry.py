@@ -1,7 +1,10 @@
 """The tables the service holds: look-ups, loading from the store, event delivery.
 
-:class:`TableRegistry` is the base of :class:`cogs.service.TableService`; it changes no
-table by itself.
+:class:`Registry` is the one thing the service's parts share (:class:`tables.lobby.Lobby`,
+:class:`tables.play.Play`, :class:`tables.seats.Seats`, :class:`tables.house.HouseRules`,
+:class:`tables.notify.Notifications`): each is given it when :class:`tables.TableService`
+puts them together. It changes no table by itself, beyond forgetting the seat requests
+that came to nothing.
 """
 
 from __future__ import annotations
@@ -16,16 +19,17 @@ from collections.abc import AsyncIterator, Callable
 from batak import Match, parse_action
 from data import Game, GameNotFoundError, Store
 
-from ..timers import AsyncioTimers, Timers
 from .errors import ServiceError
 from .listener import Event, NullListener, TableListener
-from .model import DAILY, SeatRequest, ServiceConfig, Table, TableSettings
+from .model import DAILY, SeatRequest, SeatRequestState, ServiceConfig, Table, TableSettings
+from .timers import AsyncioTimers, Timers
 
 log = logging.getLogger(__name__)
 
 
-class TableRegistry:
-    """All tables of the bot, Discord-agnostic."""
+class Registry:
+    """All tables of the bot, Discord-agnostic, and what every part of the service uses:
+    the store, the timers, the listener, the clocks, one lock per table."""
 
     def __init__(
         self,
@@ -47,15 +51,16 @@ class TableRegistry:
         self.config = config or ServiceConfig()
         self.timers: Timers = timers if timers is not None else AsyncioTimers()
         self.listener: TableListener = listener if listener is not None else NullListener()
-        self._today = today or (lambda: dt.datetime.now(dt.UTC).date())
-        self._rng = rng or random.SystemRandom()
-        self._clock = clock
+        self.today: Callable[[], dt.date] = today or (lambda: dt.datetime.now(dt.UTC).date())
+        self.rng: random.Random = rng or random.SystemRandom()
+        self.clock = clock
         """Wall-clock time (Unix seconds): turn deadlines are shown and stored as such."""
         self.tables: dict[int, Table] = {}
-        self._finished: dict[int, Table] = {}
-        self._opening: set[tuple[int, int]] = set()
+        self.finished: dict[int, Table] = {}
+        """The tables whose match was recorded lately (the newest 200)."""
+        self.opening: set[tuple[int, int]] = set()
         """(server, person) of the ``/batak new`` being opened right now."""
-        self._seat_requests: dict[tuple[int, int], SeatRequest] = {}
+        self.requests: dict[tuple[int, int], SeatRequest] = {}
         """(table, person) -> their request for a computer's seat, until the host answers
         (kept in memory: after a restart the person asks again)."""
 
@@ -141,7 +146,7 @@ class TableRegistry:
         same way); an id the store does not know is ``error.no_table``."""
         if guild_id is None:
             raise ServiceError("error.guild_only")
-        game = await self._game_of(table_id)
+        game = await self.game_of(table_id)
         if game.guild_id != guild_id:
             raise ServiceError("error.table_other_server", table=table_id)
         if server_wide or game.kind == DAILY:
@@ -149,9 +154,9 @@ class TableRegistry:
         if channel_id is None or channel_id not in (game.channel_id, game.thread_id):
             raise ServiceError("error.table_elsewhere", table=table_id)
 
-    async def _game_of(self, table_id: int) -> Game:
+    async def game_of(self, table_id: int) -> Game:
         """A table's stored row: the one held in memory, else the store's."""
-        table = self.tables.get(table_id) or self._finished.get(table_id)
+        table = self.tables.get(table_id) or self.finished.get(table_id)
         if table is not None:
             return table.game
         try:
@@ -160,7 +165,7 @@ class TableRegistry:
             raise ServiceError("error.no_table") from exc
 
     # ------------------------------------------------------------------ events
-    async def _emit(self, events: list[Event]) -> None:
+    async def emit(self, events: list[Event]) -> None:
         for event in events:
             try:
                 await event()
@@ -169,9 +174,6 @@ class TableRegistry:
 
     async def load(self, table_id: int) -> Table:
         """A table as the store has it (any status), rebuilt from its log; not kept."""
-        return await self._load(table_id)
-
-    async def _load(self, table_id: int) -> Table:
         game = await self.store.load_game(table_id)
         settings = TableSettings.from_dict(game.settings)
         rules = settings.rule_set()
@@ -185,20 +187,37 @@ class TableRegistry:
         await self.timers.close()
 
     @contextlib.asynccontextmanager
-    async def _hold(self, table: Table) -> AsyncIterator[None]:
+    async def hold(self, table: Table) -> AsyncIterator[None]:
         """Hold a table for a change: its lock in this process, then the store's table
         lock (on PostgreSQL an advisory lock, so another process sharing the database
         never applies moves to it at the same time)."""
         async with table.lock, self.store.table_lock(table.id):
             yield
 
-    async def _refresh(self, table: Table) -> None:
+    async def refresh(self, table: Table) -> None:
         table.game = await self.store.get_game(table.id)
 
-    @property
-    def finished(self) -> dict[int, Table]:
-        return self._finished
-
     @staticmethod
-    def _key(table: Table) -> str:
+    def key(table: Table) -> str:
+        """The name of a table's one turn timer."""
         return f"turn:{table.id}"
+
+    # ------------------------------------------------------------------ seat requests
+    def void_requests(
+        self,
+        table: Table,
+        events: list[Event],
+        which: Callable[[SeatRequest], bool] | None = None,
+    ) -> None:
+        """Forget the table's requests ``which`` picks (all by default): they came to
+        nothing (the seat was taken, nobody is left to answer, the match is over); each
+        is told."""
+        for key, request in list(self.requests.items()):
+            if key[0] != table.id or (which is not None and not which(request)):
+                continue
+            del self.requests[key]
+            events.append(self.told(table, request, "void"))
+
+    def told(self, table: Table, request: SeatRequest, state: SeatRequestState) -> Event:
+        """The event telling the listener what became of a seat request."""
+        return lambda: self.listener.seat_request(table, request, state)

@@ -1,8 +1,9 @@
-"""The table service: every table's state, one lock per table, computer players and timers.
+"""The table service: every table's state, one lock per table, computer players, timers
+and the worker processes (:mod:`.timers`, :mod:`.workers`).
 
 Nothing here imports discord. The Discord cog calls the service's coroutines and
 is told what happened through a :class:`TableListener`; tests drive the same
-service with a fake listener and :class:`cogs.timers.FakeTimers`.
+service with a fake listener and :class:`tables.timers.FakeTimers`.
 
 The rule of the service: an action is checked against the engine, committed to
 the store (append-only log, optimistic move numbers) and only then acknowledged.
@@ -11,9 +12,12 @@ its stored log through the engine.
 
 - :mod:`.errors` what the service refuses; :mod:`.model` its settings and a table;
 - :mod:`.listener` what it reports; :mod:`.computer` the computer players and hints;
-- :mod:`.registry` look-ups and loading; :mod:`.play` turns, timers, the match end;
+- :mod:`.registry` the tables and their locks, look-ups and loading, shared by the parts;
+- :mod:`.play` turns, timers, the match end; :mod:`.seats` seats in play;
+- :mod:`.lobby` opening, joining, leaving, starting; :mod:`.notify` turn-notice settings;
 - :mod:`.house` the host's lobby changes: house rules and watching;
-- :mod:`.tables` the :class:`TableService` itself: lobby, daily match, restart.
+- :mod:`.tables` the :class:`TableService` itself: those parts put together (each an
+  object given the registry, no mixins), the daily match, restart.
 """
 
 from .computer import computer_choice, hint_for, make_computer
