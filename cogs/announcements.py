@@ -21,10 +21,24 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from batak import PASS, Action
-from data import MatchSummary, PendingAnnouncement, Store
-from tables import Actor, CloseReason, Table, TableService
-from tables.model import SeatRequest, SeatRequestState
+from data import Game, PendingAnnouncement, Store
+from tables import (
+    ActionApplied,
+    DealFinished,
+    HostChanged,
+    MatchFinished,
+    Moment,
+    RecordingFailed,
+    SeatChanged,
+    SeatRequestChanged,
+    SeatTimedOut,
+    Table,
+    TableChanged,
+    TableClosed,
+    TableEvent,
+    TableService,
+    TurnStarted,
+)
 
 from . import pictures
 from .access import Access
@@ -38,12 +52,13 @@ from .review import review_view
 from .seats import SeatNotices
 from .text.summaries import (
     deal_summary_text,
+    event_note,
     match_result_text,
     public_summary,
     result_link_text,
     turn_notice_text,
 )
-from .text.words import action_text, clip, seat_name, seat_names, table_language
+from .text.words import clip, seat_names, table_language
 
 if TYPE_CHECKING:
     from .config import BotConfig
@@ -77,6 +92,7 @@ class Announcer:
         self.watchers: LiveHands | None = None  # set by cogs.watch.Watchers
         self.notes: dict[int, str] = {}
         self.closed: dict[int, Table] = {}
+        """Finished tables loaded from the store to post what they still owe."""
         self._notice_locks: dict[int, asyncio.Lock] = {}
         self._notices: dict[int, tuple[int, int, str, int | None]] = {}
         """table -> (channel, message, content, person pinged) of its turn notice, until played."""
@@ -118,6 +134,7 @@ class Announcer:
         return (
             self.service.tables.get(table_id)
             or self.service.finished.get(table_id)
+            or self.service.cancelled.get(table_id)
             or self.closed.get(table_id)
         )
 
@@ -135,7 +152,11 @@ class Announcer:
         return {"content": clip(content), "attachments": files_of(pic), "view": view}
 
     def channel(self, table: Table) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(table.game.where_id, guild_id=table.game.guild_id)
+        return self.where(table.game)
+
+    def where(self, game: Game) -> discord.PartialMessageable:
+        """The channel a table (as ``game`` stores it) lives in: its thread if it has one."""
+        return self.bot.get_partial_messageable(game.where_id, guild_id=game.guild_id)
 
     async def post_table_message(self, table: Table) -> discord.Message:
         """Post the table's public message (again) and remember it."""
@@ -170,132 +191,100 @@ class Announcer:
                 await self.post_table_message(table)
 
     # ------------------------------------------------------------------ listener
-    def _follow(self, table: Table) -> None:
+    async def on_event(self, event: TableEvent) -> None:
+        """What the service reports (:mod:`tables.events`). Each decision is made from
+        the event's snapshot (what was true when it happened); what is drawn or posted
+        later (the table message, hands, a deal summary) is drawn from the table as it
+        is then, found by its id."""
+        if event.at.is_daily:
+            return  # a daily match has no public messages: its hand shows everything
+        match event:
+            case TableChanged():
+                self.pacer.request(event.table_id)
+                self._follow(event.at)
+            case TurnStarted():
+                self._turn_started(event)
+            case ActionApplied():
+                self._action_applied(event)
+            case DealFinished():
+                self._follow(event.at)
+                table = self.find(event.table_id)
+                if table is not None:
+                    self._spawn(self._post_deal_summary(table, event.index), table)
+            case MatchFinished():
+                self.notes.pop(event.table_id, None)
+                self._end(event.at)
+                # stored with the result, posted from there
+                self._spawn(self.post_pending(event.table_id))
+            case RecordingFailed():
+                self.notes[event.table_id] = event_note(event)
+                self.pacer.request(event.table_id)
+            case TableClosed():
+                self._end(event.at)
+                cancelled = t("table.cancelled", event.at.language, table=event.table_id)
+                self._spawn(self._edit_links(event.at, cancelled), self.find(event.table_id))
+            case SeatChanged() | SeatTimedOut():
+                text = event_note(event)
+                self.notes[event.table_id] = text
+                self.pacer.request(event.table_id)
+                if isinstance(event, SeatChanged) or event.handed_over:
+                    # a computer taking the seat is told once at the table
+                    self._spawn(self._post(event.at, text), self.find(event.table_id))
+            case SeatRequestChanged():
+                await self.seat_notices.request(event)
+            case HostChanged():
+                await self.seat_notices.host(event)
+
+    def _follow(self, at: Moment) -> None:
         """Open hands and the turn notice show the table as it is now."""
+        table = self.find(at.table_id)
         for live in (self.live, self.watchers):
-            if live is not None:
+            if live is not None and table is not None:
                 live.request(table)
-        if table.id in self._notices or table.status in ("finished", "cancelled"):
-            self.notice_pacer.request(table.id)
+        if at.table_id in self._notices or at.status in ("finished", "cancelled"):
+            self.notice_pacer.request(at.table_id)
 
-    async def table_changed(self, table: Table) -> None:
-        if not table.is_daily:
-            self.pacer.request(table.id)
-            self._follow(table)
-
-    async def turn_started(self, table: Table, seat: int) -> None:
-        if table.is_daily:
+    def _turn_started(self, event: TurnStarted) -> None:
+        at, seat = event.at, event.seat
+        self._follow(at)
+        user_id = at.seats[seat].user_id
+        if user_id is None or at.seats[seat].is_away:
             return
-        self._follow(table)
-        user_id = table.seats[seat].user_id
-        if user_id is None or table.seats[seat].is_away:
-            return
-        streak = self._streaks.get(table.id)
+        streak = self._streaks.get(at.table_id)
         if streak is None or streak[0] != user_id:
-            streak = self._streaks[table.id] = [user_id, False]
-        old = self._graces.pop(table.id, None)
+            streak = self._streaks[at.table_id] = [user_id, False]
+        old = self._graces.pop(at.table_id, None)
         if old is not None:
             old.cancel()
-        mode = table.settings.notify.get(str(user_id), "needed")
+        mode = at.settings.notify.get(str(user_id), "needed")
         if streak[1] or mode == "never":
             return
-        visible = self.live is not None and self.live.visible(table.id, user_id)
+        visible = self.live is not None and self.live.visible(at.table_id, user_id)
+        table_id, move = at.table_id, at.move
         if mode == "every" or not visible:
-            self._spawn(self._turn_notice(table, seat, table.move), table)
+            self._spawn(self._turn_notice(table_id, seat, move), self.find(table_id))
         else:  # they see their turn in their hand; a ping only if they do not act
-            move = table.move
-            self._graces[table.id] = asyncio.get_running_loop().call_later(
-                self.grace.get(table.pace, self.grace["live"]),
-                lambda: self._spawn(self._turn_notice(table, seat, move), table),
+            self._graces[table_id] = asyncio.get_running_loop().call_later(
+                self.grace.get(at.pace, self.grace["live"]),
+                lambda: self._spawn(self._turn_notice(table_id, seat, move), self.find(table_id)),
             )
 
-    async def action_applied(self, table: Table, seat: int, action: Action, actor: Actor) -> None:
-        if table.is_daily:
-            return
-        if actor == "player":  # a time-out note stays until a person acts again
-            self.notes.pop(table.id, None)
-        streak = self._streaks.get(table.id)
-        if streak is not None and table.seats[seat].user_id != streak[0]:
-            del self._streaks[table.id]  # someone else acted: the streak is over
-        self._follow(table)
+    def _action_applied(self, event: ActionApplied) -> None:
+        if event.actor == "player":  # a time-out note stays until a person acts again
+            self.notes.pop(event.table_id, None)
+        streak = self._streaks.get(event.table_id)
+        if streak is not None and event.at.seats[event.seat].user_id != streak[0]:
+            del self._streaks[event.table_id]  # someone else acted: the streak is over
+        self._follow(event.at)
 
-    async def deal_finished(self, table: Table, index: int) -> None:
-        if table.is_daily:
-            return
-        self._follow(table)
-        self._spawn(self._post_deal_summary(table, index), table)
-
-    def _end(self, table: Table) -> None:
-        handle = self._graces.pop(table.id, None)
+    def _end(self, at: Moment) -> None:
+        handle = self._graces.pop(at.table_id, None)
         if handle is not None:
             handle.cancel()
-        self._streaks.pop(table.id, None)
-        self.pacer.request(table.id)
-        self._follow(table)
-        self.notice_pacer.request(table.id)
-
-    async def match_finished(self, table: Table, summary: MatchSummary | None) -> None:
-        if table.is_daily:
-            return
-        self.notes.pop(table.id, None)
-        self._end(table)
-        self._spawn(self.post_pending(table.id))  # stored with the result, posted from there
-
-    async def match_recording_failed(self, table: Table, attempt: int, retry_in: float) -> None:
-        if table.is_daily:
-            return
-        lang = table_language(table)
-        self.notes[table.id] = t(
-            "note.recording_retry", lang, attempt=attempt, seconds=f"{retry_in:.0f}"
-        )
-        self.pacer.request(table.id)
-
-    async def table_closed(self, table: Table, reason: CloseReason) -> None:
-        if table.is_daily:
-            return
-        self.closed[table.id] = table
-        while len(self.closed) > 100:
-            self.closed.pop(next(iter(self.closed)))
-        self._end(table)
-        cancelled = t("table.cancelled", table_language(table), table=table.id)
-        self._spawn(self._edit_links(table, cancelled), table)
-
-    async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
-        if table.is_daily:
-            return
-        lang = table_language(table)
-        name = name or t("seat.player", lang, n=seat + 1)
-        text = t(f"seat.{change}", lang, name=name, seat=seat + 1)
-        self.notes[table.id] = text
-        self.pacer.request(table.id)
-        self._spawn(self._post(table, text), table)
-
-    async def seat_request(
-        self, table: Table, request: SeatRequest, state: SeatRequestState
-    ) -> None:
-        await self.seat_notices.request(table, request, state)
-
-    async def host_changed(self, table: Table, user_id: int, name: str) -> None:
-        await self.seat_notices.host(table, user_id, name)
-
-    async def seat_timed_out(
-        self, table: Table, seat: int, action: Action, handed_over: bool
-    ) -> None:
-        if table.is_daily:
-            return
-        lang = table_language(table)
-        name = seat_name(table.seats[seat], seat, lang)
-        if handed_over:
-            key = "note.handed_over"
-        elif action == PASS:
-            key = "note.timeout_pass"
-        else:
-            key = "note.timeout"
-        text = t(key, lang, name=name, action=action_text(action, lang))
-        self.notes[table.id] = text
-        self.pacer.request(table.id)
-        if handed_over:  # a computer takes the seat: the table is told once
-            self._spawn(self._post(table, text), table)
+        self._streaks.pop(at.table_id, None)
+        self.pacer.request(at.table_id)
+        self._follow(at)
+        self.notice_pacer.request(at.table_id)
 
     # ------------------------------------------------------------------ notices and posts
     def _notice_lock(self, table_id: int) -> asyncio.Lock:
@@ -349,11 +338,13 @@ class Announcer:
                 self._notices.pop(table_id, None)
                 await self.store.remove_messages(table_id, [mid])
 
-    async def _turn_notice(self, table: Table, seat: int, move: int) -> None:
-        """Ping the person to act: a new notice (Show hand button) replaces the old one."""
-        async with self._notice_lock(table.id):
-            self._graces.pop(table.id, None)
-            if table.move != move or not table.playing or table.to_act != seat:
+    async def _turn_notice(self, table_id: int, seat: int, move: int) -> None:
+        """Ping the person to act: a new notice (Show hand button) replaces the old one
+        (only if it is still the turn of ``move``: the table as it is now decides)."""
+        async with self._notice_lock(table_id):
+            self._graces.pop(table_id, None)
+            table = self.find(table_id)
+            if table is None or table.move != move or not table.playing or table.to_act != seat:
                 return
             user_id = table.seats[seat].user_id
             streak = self._streaks.get(table.id)
@@ -390,10 +381,10 @@ class Announcer:
             )
             self._notices[table.id] = (table.game.where_id, msg.id, content, user_id)
 
-    async def _post(self, table: Table, text: str) -> None:
+    async def _post(self, at: Moment, text: str) -> None:
         """A short public line at the table (no pings)."""
-        async with self._notice_lock(table.id):
-            await self.channel(table).send(clip(text), allowed_mentions=NO_PINGS)
+        async with self._notice_lock(at.table_id):
+            await self.where(at.game).send(clip(text), allowed_mentions=NO_PINGS)
 
     async def call_rematch(self, table: Table) -> None:
         """A rematch is open: the seated people are mentioned once, the host named."""
@@ -423,10 +414,10 @@ class Announcer:
         )
         await self.store.add_message(table.id, msg.id, kind="link", channel_id=channel_id)
 
-    async def _edit_links(self, table: Table, text: str) -> None:
+    async def _edit_links(self, at: Moment, text: str) -> None:
         """Edit the table's link line in the channel (the table was cancelled)."""
-        for m in await self.store.messages(table.id, "link"):
-            channel = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)
+        for m in await self.store.messages(at.table_id, "link"):
+            channel = self.bot.get_partial_messageable(m.channel_id or at.game.channel_id)
             with contextlib.suppress(discord.NotFound):
                 await channel.get_partial_message(m.message_id).edit(
                     content=clip(text), allowed_mentions=NO_PINGS
@@ -482,6 +473,8 @@ class Announcer:
             if match_id is not None:
                 table.summary = await self.store.get_match(match_id, with_records=False)
         self.closed.setdefault(table.id, table)
+        while len(self.closed) > 100:
+            self.closed.pop(next(iter(self.closed)))
         for ann in anns:
             if ann.id in self._announced:
                 continue  # posted by another poster since the list was read
@@ -595,4 +588,4 @@ class Announcer:
                 seat = table.to_act
                 if not table.controlled_by_bot(seat):
                     # Nobody's hand is live after a restart: they are told of their turn.
-                    await self.turn_started(table, seat)
+                    await self.on_event(TurnStarted(Moment.of(table), seat))

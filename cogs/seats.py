@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tables import ServiceError, Table
+from tables import HostChanged, Moment, SeatRequestChanged, ServiceError
 from tables.model import SeatRequest, SeatRequestState
 from tables.seats import left_by
 
@@ -47,23 +47,23 @@ class SeatNotices:
         self._asks: dict[tuple[int, int], int] = {}
         """(table, person) -> the message asking the host, edited once it is answered."""
 
-    async def request(self, table: Table, request: SeatRequest, state: SeatRequestState) -> None:
+    async def request(self, event: SeatRequestChanged) -> None:
         """Post about a seat request (a permission Discord refuses: the host is told)."""
-        async with self.announcer.access.guard(table):
-            await self._request(table, request, state)
+        async with self.announcer.access.guard(self.announcer.find(event.table_id)):
+            await self._request(event.at, event.request, event.state)
 
-    async def _request(self, table: Table, request: SeatRequest, state: SeatRequestState) -> None:
-        lang = table_language(table)
+    async def _request(self, at: Moment, request: SeatRequest, state: SeatRequestState) -> None:
+        lang = at.language
         seat = request.seat + 1
         name = safe_name(request.name) or t("seat.player", lang, n=seat)
-        channel = self.announcer.channel(table)
-        key = (table.id, request.user_id)
+        channel = self.announcer.where(at.game)
+        key = (at.table_id, request.user_id)
         if state == "asked":  # the host is pinged once, with the buttons to answer
-            text = t("seat.request_asked", lang, name=name, seat=seat, host=f"<@{table.host_id}>")
+            text = t("seat.request_asked", lang, name=name, seat=seat, host=f"<@{at.host_id}>")
             msg = await channel.send(
                 clip(text),
-                view=seat_answer_view(table.id, request.user_id, lang),
-                allowed_mentions=_mention_only(table.host_id),
+                view=seat_answer_view(at.table_id, request.user_id, lang),
+                allowed_mentions=_mention_only(at.host_id),
             )
             self._asks[key] = msg.id
             return
@@ -77,19 +77,19 @@ class SeatNotices:
                 return
         await channel.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
 
-    async def host(self, table: Table, user_id: int, name: str) -> None:
+    async def host(self, event: HostChanged) -> None:
         """The host left: the table is told, and the new host pinged."""
-        async with self.announcer.access.guard(table):
-            await self._host(table, user_id, name)
+        async with self.announcer.access.guard(self.announcer.find(event.table_id)):
+            await self._host(event.at, event.user_id, event.name)
 
-    async def _host(self, table: Table, user_id: int, name: str) -> None:
-        lang = table_language(table)
+    async def _host(self, at: Moment, user_id: int, name: str) -> None:
+        lang = at.language
         text = t("seat.host", lang, mention=f"<@{user_id}>")
-        self.announcer.notes[table.id] = t(
+        self.announcer.notes[at.table_id] = t(
             "seat.host", lang, mention=safe_name(name) or f"<@{user_id}>"
         )
-        self.announcer.pacer.request(table.id)
-        await self.announcer.channel(table).send(
+        self.announcer.pacer.request(at.table_id)
+        await self.announcer.where(at.game).send(
             clip(text), allowed_mentions=_mention_only(user_id)
         )
 

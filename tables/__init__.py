@@ -11,7 +11,8 @@ On start-up :meth:`TableService.restore` rebuilds every open table by replaying
 its stored log through the engine.
 
 - :mod:`.errors` what the service refuses; :mod:`.model` its settings and a table;
-- :mod:`.listener` what it reports; :mod:`.computer` the computer players and hints;
+- :mod:`.events` what it reports (frozen snapshots); :mod:`.listener` who is told;
+- :mod:`.computer` the computer players and hints;
 - :mod:`.registry` the tables and their locks, look-ups and loading, shared by the parts;
 - :mod:`.play` turns, timers, the match end; :mod:`.seats` seats in play;
 - :mod:`.lobby` opening, joining, leaving, starting; :mod:`.notify` turn-notice settings;
@@ -22,7 +23,22 @@ its stored log through the engine.
 
 from .computer import computer_choice, hint_for, make_computer
 from .errors import IllegalMove, ServiceError, StaleAction
-from .listener import Event, NullListener, TableListener
+from .events import (
+    ActionApplied,
+    DealFinished,
+    HostChanged,
+    MatchFinished,
+    Moment,
+    RecordingFailed,
+    SeatChanged,
+    SeatRequestChanged,
+    SeatTimedOut,
+    TableChanged,
+    TableClosed,
+    TableEvent,
+    TurnStarted,
+)
+from .listener import NullListener, TableListener
 from .model import (
     BOT_LEVELS,
     DAILY,
@@ -46,20 +62,32 @@ __all__ = [
     "DAILY",
     "TABLE",
     "ActResult",
+    "ActionApplied",
     "Actor",
     "CloseReason",
-    "Event",
+    "DealFinished",
+    "HostChanged",
     "IllegalMove",
+    "MatchFinished",
+    "Moment",
     "NullListener",
     "Pace",
+    "RecordingFailed",
+    "SeatChanged",
+    "SeatRequestChanged",
+    "SeatTimedOut",
     "ServiceConfig",
     "ServiceError",
     "StaleAction",
     "Table",
+    "TableChanged",
+    "TableClosed",
+    "TableEvent",
     "TableListener",
     "TableService",
     "TableSettings",
     "TableStatus",
+    "TurnStarted",
     "as_pace",
     "computer_choice",
     "hint_for",

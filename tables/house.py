@@ -14,6 +14,7 @@ from typing import Any
 from batak import Rules, RulesError, preset
 
 from .errors import ServiceError
+from .events import Moment, TableChanged
 from .model import Table, is_preset_unchanged
 from .registry import Registry
 
@@ -66,7 +67,8 @@ class HouseRules:
             settings = replace(table.settings, rules=rules.to_dict(), rated=rated, hints=hints)
             table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
             table.rules = rules
-        await self.reg.emit([lambda: self.reg.listener.table_changed(table)])
+            changed = TableChanged(Moment.of(table))
+        await self.reg.emit([changed])
         return rules
 
     async def set_watching(self, table_id: int, user_id: int, allowed: bool) -> None:
@@ -78,7 +80,8 @@ class HouseRules:
                 return
             settings = replace(table.settings, watching=allowed)
             table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
-        await self.reg.emit([lambda: self.reg.listener.table_changed(table)])
+            changed = TableChanged(Moment.of(table))
+        await self.reg.emit([changed])
 
     def watchable(self, table_id: int, user_id: int) -> Table:
         """A table ``user_id`` may watch: open, not a daily match, watching on, not seated

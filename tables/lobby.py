@@ -21,8 +21,8 @@ from data import (
 )
 
 from .errors import ServiceError
+from .events import Moment, SeatChanged, TableChanged, TableClosed, TableEvent
 from .house import rules_with
-from .listener import Event
 from .model import (
     CloseReason,
     FormerSeat,
@@ -122,7 +122,7 @@ class Lobby:
         for s in initial:
             if s.user_id is not None:
                 await self.notify.carry(table, s.user_id)
-        await self.reg.emit([lambda: self.reg.listener.table_changed(table)])
+        await self.reg.emit([TableChanged(Moment.of(table))])
         return table
 
     def hosted_by(self, guild_id: int, host_id: int) -> Table | None:
@@ -184,7 +184,8 @@ class Lobby:
                 raise ServiceError("error.already_started") from exc
             await self.reg.refresh(table)
             await self.notify.carry(table, user_id)
-        await self.reg.emit([lambda: self.reg.listener.table_changed(table)])
+            changed = TableChanged(Moment.of(table))
+        await self.reg.emit([changed])
         return seat
 
     async def add_bot(self, table_id: int, user_id: int, level: str | None = None) -> int:
@@ -199,7 +200,8 @@ class Lobby:
             lvl = level or table.bot_level
             await self.reg.store.set_seat(table_id, free[0], Seat.bot(lvl), expected=Seat())
             await self.reg.refresh(table)
-        await self.reg.emit([lambda: self.reg.listener.table_changed(table)])
+            changed = TableChanged(Moment.of(table))
+        await self.reg.emit([changed])
         return free[0]
 
     async def leave(self, table_id: int, user_id: int, change: str = "left") -> int:
@@ -210,7 +212,7 @@ class Lobby:
         leave a match in play leaves it to the computers, which finish it unrated (a
         lobby nobody is left at is cancelled)."""
         table = self.reg.get(table_id)
-        events: list[Event] = []
+        events: list[TableEvent] = []
         async with self.reg.hold(table):
             seat = table.seat_of(user_id)
             if seat is None:
@@ -223,7 +225,7 @@ class Lobby:
             if table.in_lobby:
                 await self.reg.store.leave_game(table_id, user_id)
                 await self.reg.refresh(table)
-                events.append(lambda: self.reg.listener.table_changed(table))
+                events.append(TableChanged(Moment.of(table)))
                 if all(s.user_id is None for s in table.seats):
                     await self._cancel_locked(table, "empty", events)
                 elif was_host:
@@ -242,8 +244,8 @@ class Lobby:
                 # the last person out: the computers finish the match, unrated
                 last = all(s.user_id is None for s in table.seats)
                 how = "left_last" if last else change
-                events.append(lambda: self.reg.listener.seat_changed(table, seat, how, name))
-                events.append(lambda: self.reg.listener.table_changed(table))
+                events.append(SeatChanged(Moment.of(table), seat, how, name))
+                events.append(TableChanged(Moment.of(table)))
                 if last:
                     await self.seats.computers_finish_locked(table, events)
                 else:
@@ -265,7 +267,7 @@ class Lobby:
         table = self.reg.get(table_id)
         if not self.reg.is_host(table, user_id) and not is_admin:
             raise ServiceError("error.host_only")
-        events: list[Event] = []
+        events: list[TableEvent] = []
         async with self.reg.hold(table):
             if table.id not in self.reg.tables:
                 raise ServiceError("error.no_table")
@@ -276,7 +278,9 @@ class Lobby:
             await self._cancel_locked(table, "cancelled", events)
         await self.reg.emit(events)
 
-    async def _cancel_locked(self, table: Table, reason: CloseReason, events: list[Event]) -> None:
+    async def _cancel_locked(
+        self, table: Table, reason: CloseReason, events: list[TableEvent]
+    ) -> None:
         self.reg.timers.cancel(self.reg.key(table))
         self.reg.void_requests(table, events)
         try:
@@ -284,12 +288,15 @@ class Lobby:
         except GameClosedError:
             table.game = await self.reg.store.get_game(table.id)
         self.reg.tables.pop(table.id, None)
-        events.append(lambda: self.reg.listener.table_closed(table, reason))
+        self.reg.cancelled[table.id] = table
+        while len(self.reg.cancelled) > 100:
+            self.reg.cancelled.pop(next(iter(self.reg.cancelled)))
+        events.append(TableClosed(Moment.of(table), reason))
 
     async def start(self, table_id: int, user_id: int) -> Table:
         """The host starts the match; empty seats get computer players."""
         table = self.lobby_table(table_id)
-        events: list[Event] = []
+        events: list[TableEvent] = []
         async with self.reg.hold(table):
             self.lobby_table(table_id)
             if not self.reg.is_host(table, user_id):
@@ -306,7 +313,7 @@ class Lobby:
                 seats=seats,
             )
             table.match = match
-            events.append(lambda: self.reg.listener.table_changed(table))
+            events.append(TableChanged(Moment.of(table)))
             self.play.schedule(table, events)
         await self.reg.emit(events)
         return table

@@ -26,7 +26,18 @@ from ops.metrics import METRICS
 from . import workers
 from .computer import computer_choice, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
-from .listener import Event
+from .events import (
+    ActionApplied,
+    DealFinished,
+    MatchFinished,
+    Moment,
+    RecordingFailed,
+    SeatChanged,
+    SeatTimedOut,
+    TableChanged,
+    TableEvent,
+    TurnStarted,
+)
 from .model import Actor, ActResult, Table, phase_of
 from .registry import Registry
 
@@ -63,7 +74,7 @@ class Play:
     def __init__(self, reg: Registry) -> None:
         self.reg = reg
 
-    async def run_daily_bots(self, table: Table, events: list[Event]) -> None:
+    async def run_daily_bots(self, table: Table, events: list[TableEvent]) -> None:
         """In a daily match the computers answer at once, so the hand shows their cards."""
         match = table.match
         assert match is not None
@@ -87,7 +98,7 @@ class Play:
                 action = parse_action(action)
             except ValueError as exc:
                 raise ServiceError("error.forged") from exc
-        events: list[Event] = []
+        events: list[TableEvent] = []
         async with self.reg.hold(table):
             if self.reg.tables.get(table_id) is not table or not table.playing:
                 raise ServiceError("error.no_table")
@@ -119,7 +130,7 @@ class Play:
     async def come_back(self, table_id: int, user_id: int) -> bool:
         """A person away (a computer holding their seat) takes the seat back."""
         table = self.reg.get(table_id)
-        events: list[Event] = []
+        events: list[TableEvent] = []
         async with self.reg.hold(table):
             seat = table.seat_of(user_id)
             if seat is None or not table.seats[seat].is_away or not table.playing:
@@ -129,14 +140,14 @@ class Play:
         await self.reg.emit(events)
         return True
 
-    async def _come_back_locked(self, table: Table, seat: int, events: list[Event]) -> None:
+    async def _come_back_locked(self, table: Table, seat: int, events: list[TableEvent]) -> None:
         s = table.seats[seat]
         await self.reg.store.set_seat(table.id, seat, Seat(s.user_id, None, s.name), expected=s)
         await self.reg.refresh(table)
         table.timeouts[seat] = 0
         name = s.name or ""
-        events.append(lambda: self.reg.listener.seat_changed(table, seat, "back", name))
-        events.append(lambda: self.reg.listener.table_changed(table))
+        events.append(SeatChanged(Moment.of(table), seat, "back", name))
+        events.append(TableChanged(Moment.of(table)))
 
     async def hint(self, table_id: int, user_id: int) -> tuple[Action, Hint]:
         table = self.reg.get(table_id)
@@ -169,7 +180,7 @@ class Play:
         return await worker.run(computer_choice, level, seed, observation)
 
     async def commit(
-        self, table: Table, seat: int, action: Action, actor: Actor, events: list[Event]
+        self, table: Table, seat: int, action: Action, actor: Actor, events: list[TableEvent]
     ) -> ActResult:
         """Apply to the engine, commit to the store, then report. Caller holds the lock."""
         match = table.match
@@ -207,19 +218,19 @@ class Play:
         self.set_deadline(table)  # with the move, before any await: the turn has its clock
         METRICS.moves.labels(actor).inc()
         deal_done = deals_before if len(match.finished) > deals_before else None
-        events.append(lambda: self.reg.listener.action_applied(table, seat, action, actor))
+        at = Moment.of(table)
+        events.append(ActionApplied(at, seat, action, actor))
         if deal_done is not None:
-            idx = deal_done
-            events.append(lambda: self.reg.listener.deal_finished(table, idx))
+            events.append(DealFinished(at, deal_done))
         if match.is_over:
             await self.finish_match(table, events)
         elif not table.is_daily:
-            events.append(lambda: self.reg.listener.table_changed(table))
+            events.append(TableChanged(at))
         return ActResult(
             table, seat, action, match.move_number, deal_done, match_finished=match.is_over
         )
 
-    async def finish_match(self, table: Table, events: list[Event], attempt: int = 0) -> None:
+    async def finish_match(self, table: Table, events: list[TableEvent], attempt: int = 0) -> None:
         """Record the finished match as one durable step: the result (standings), the
         closed table and the announcements it owes are committed in one transaction
         (:meth:`data.Store.record_match`); the announcer posts them from the store.
@@ -248,9 +259,7 @@ class Play:
             self.reg.timers.schedule(
                 f"finish:{table.id}", delay, lambda: self._retry_finish(table.id, attempt + 1)
             )
-            events.append(
-                lambda: self.reg.listener.match_recording_failed(table, attempt + 1, delay)
-            )
+            events.append(RecordingFailed(Moment.of(table), attempt + 1, delay))
             return
         table.game = await self.reg.store.get_game(table.id)
         table.summary = summary
@@ -258,7 +267,7 @@ class Play:
         self.reg.finished[table.id] = table
         if len(self.reg.finished) > 200:
             self.reg.finished.pop(next(iter(self.reg.finished)))
-        events.append(lambda: self.reg.listener.match_finished(table, summary))
+        events.append(MatchFinished(Moment.of(table), summary))
 
     async def _record(self, table: Table) -> MatchSummary | None:
         """One transaction: result, closed table, announcements. Recording a second
@@ -312,14 +321,14 @@ class Play:
         table = self.reg.tables.get(table_id)
         if table is None or not table.recording:
             return
-        events: list[Event] = []
+        events: list[TableEvent] = []
         async with table.lock:
             if self.reg.tables.get(table_id) is table and table.recording:
                 await self.finish_match(table, events, attempt)
         await self.reg.emit(events)
 
     # ------------------------------------------------------------------ timers
-    def schedule(self, table: Table, events: list[Event] | None = None) -> None:
+    def schedule(self, table: Table, events: list[TableEvent] | None = None) -> None:
         """Arm the table's one timer: a computer's move, or a person's turn timer."""
         key = self.reg.key(table)
         match = table.match
@@ -348,7 +357,7 @@ class Play:
             table.deadline = None
             self.reg.timers.cancel(key)
         if events is not None:
-            events.append(lambda: self.reg.listener.turn_started(table, seat))
+            events.append(TurnStarted(Moment.of(table), seat))
 
     def set_deadline(self, table: Table) -> None:
         """The deadline of the turn now (kept if already set for this move)."""
@@ -366,7 +375,7 @@ class Play:
         table = self.reg.tables.get(table_id)
         if table is None:
             return
-        events: list[Event] = []
+        events: list[TableEvent] = []
         try:
             async with self.reg.hold(table):
                 if self.reg.tables.get(table_id) is not table or not table.playing:
@@ -393,10 +402,8 @@ class Play:
                         await self.reg.refresh(table)
                         handed_over = True
                     await self.commit(table, seat, action, "timeout", events)
-                    events.insert(
-                        0,
-                        lambda: self.reg.listener.seat_timed_out(table, seat, action, handed_over),
-                    )
+                    timed = SeatTimedOut(Moment.of(table), seat, action, handed_over)
+                    events.insert(0, timed)
                 else:
                     await self.commit(table, seat, action, "bot", events)
                 self.schedule(table, events)

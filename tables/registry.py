@@ -20,7 +20,8 @@ from batak import Match, parse_action
 from data import Game, GameNotFoundError, Store
 
 from .errors import ServiceError
-from .listener import Event, NullListener, TableListener
+from .events import Moment, SeatRequestChanged, TableEvent
+from .listener import NullListener, TableListener
 from .model import DAILY, SeatRequest, SeatRequestState, ServiceConfig, Table, TableSettings
 from .timers import AsyncioTimers, Timers
 
@@ -58,6 +59,10 @@ class Registry:
         self.tables: dict[int, Table] = {}
         self.finished: dict[int, Table] = {}
         """The tables whose match was recorded lately (the newest 200)."""
+        self.cancelled: dict[int, Table] = {}
+        """The tables closed before their end lately (the newest 100): the presentation
+        layer still draws their last state after it was told
+        (:class:`~tables.events.TableClosed`)."""
         self.opening: set[tuple[int, int]] = set()
         """(server, person) of the ``/batak new`` being opened right now."""
         self.requests: dict[tuple[int, int], SeatRequest] = {}
@@ -165,12 +170,17 @@ class Registry:
             raise ServiceError("error.no_table") from exc
 
     # ------------------------------------------------------------------ events
-    async def emit(self, events: list[Event]) -> None:
+    async def emit(self, events: list[TableEvent]) -> None:
+        """Deliver the events of a change, in order, once its lock is let go (the one
+        place events reach the listener). A listener failing on one is logged; the
+        next ones are still delivered."""
         for event in events:
             try:
-                await event()
+                await self.listener.on_event(event)
             except Exception:
-                log.exception("listener failed")
+                log.exception(
+                    "listener failed on %s of table %s", type(event).__name__, event.table_id
+                )
 
     async def load(self, table_id: int) -> Table:
         """A table as the store has it (any status), rebuilt from its log; not kept."""
@@ -206,7 +216,7 @@ class Registry:
     def void_requests(
         self,
         table: Table,
-        events: list[Event],
+        events: list[TableEvent],
         which: Callable[[SeatRequest], bool] | None = None,
     ) -> None:
         """Forget the table's requests ``which`` picks (all by default): they came to
@@ -218,6 +228,7 @@ class Registry:
             del self.requests[key]
             events.append(self.told(table, request, "void"))
 
-    def told(self, table: Table, request: SeatRequest, state: SeatRequestState) -> Event:
+    @staticmethod
+    def told(table: Table, request: SeatRequest, state: SeatRequestState) -> SeatRequestChanged:
         """The event telling the listener what became of a seat request."""
-        return lambda: self.listener.seat_request(table, request, state)
+        return SeatRequestChanged(Moment.of(table), request, state)

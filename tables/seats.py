@@ -14,7 +14,7 @@ from dataclasses import replace
 from data import Seat, SeatError
 
 from .errors import ServiceError
-from .listener import Event
+from .events import HostChanged, Moment, SeatChanged, TableChanged, TableEvent
 from .model import FormerSeat, SeatRequest, Table
 from .notify import Notifications
 from .play import Play
@@ -74,7 +74,7 @@ class Seats:
         earlier in the match is theirs again at once; any other waits for the host
         (``taken`` False, the host is asked through the listener)."""
         table = self.reg.get(table_id)
-        events: list[Event] = []
+        events: list[TableEvent] = []
         async with self.reg.hold(table):
             chosen = self._seat_to_take(table, user_id, seat)
             if left_by(table, chosen, user_id):
@@ -97,7 +97,7 @@ class Seats:
         table = self.reg.get(table_id)
         if not self.reg.is_host(table, host_id):
             raise ServiceError("error.host_only")
-        events: list[Event] = []
+        events: list[TableEvent] = []
         stale = False
         async with self.reg.hold(table):
             request = self.reg.requests.get((table_id, user_id))
@@ -150,7 +150,13 @@ class Seats:
         return seat
 
     async def _seat_person_locked(
-        self, table: Table, seat: int, user_id: int, name: str, change: str, events: list[Event]
+        self,
+        table: Table,
+        seat: int,
+        user_id: int,
+        name: str,
+        change: str,
+        events: list[TableEvent],
     ) -> None:
         try:
             await self.reg.store.set_seat(
@@ -168,12 +174,14 @@ class Seats:
         table.timeouts[seat] = 0
         await self.notify.carry(table, user_id)
         self.reg.void_requests(table, events, lambda r: r.seat == seat or r.user_id == user_id)
-        events.append(lambda: self.reg.listener.seat_changed(table, seat, change, name))
-        events.append(lambda: self.reg.listener.table_changed(table))
+        events.append(SeatChanged(Moment.of(table), seat, change, name))
+        events.append(TableChanged(Moment.of(table)))
         self.play.schedule(table, events)
 
     # ------------------------------------------------------------------ the host leaves
-    async def hand_over_host_locked(self, table: Table, seat: int, events: list[Event]) -> None:
+    async def hand_over_host_locked(
+        self, table: Table, seat: int, events: list[TableEvent]
+    ) -> None:
         """The host left ``seat``: the next seated person hosts (nobody when none is)."""
         new = next_host(table, seat)
         if new is None:
@@ -182,10 +190,10 @@ class Seats:
         new_seat = table.seat_of(new)
         assert new_seat is not None
         name = table.seats[new_seat].name or ""
-        events.append(lambda: self.reg.listener.host_changed(table, new, name))
+        events.append(HostChanged(Moment.of(table), new, name))
 
     # ------------------------------------------------------------------ nobody is left
-    async def computers_finish_locked(self, table: Table, events: list[Event]) -> None:
+    async def computers_finish_locked(self, table: Table, events: list[TableEvent]) -> None:
         """Every person left a match in play: the computers play it to its end, and it
         is recorded unrated (it changes no rating and no standing)."""
         settings = replace(table.settings, computers_finish=True, rated=False, hints=False)

@@ -27,8 +27,9 @@ from batak.ai.hints import Hint
 from data import DailyAlreadyPlayedError, GuildSettings, Seat, Store
 
 from .errors import ServiceError
+from .events import TableEvent
 from .house import HouseRules
-from .listener import Event, TableListener
+from .listener import TableListener
 from .lobby import Lobby
 from .model import (
     DAILY,
@@ -117,6 +118,11 @@ class TableService:
     @property
     def finished(self) -> dict[int, Table]:
         return self.reg.finished
+
+    @property
+    def cancelled(self) -> dict[int, Table]:
+        """The tables closed before their end lately, as they were when closed."""
+        return self.reg.cancelled
 
     # ------------------------------------------------------------------ look-ups
     def get(self, table_id: int) -> Table:
@@ -293,7 +299,7 @@ class TableService:
                 continue
             self.reg.tables[table.id] = table
             restored.append(table.id)
-            events: list[Event] = []
+            events: list[TableEvent] = []
             if table.match is not None and table.match.is_over and table.game.status == "playing":
                 async with self.reg.hold(table):
                     await self.play.finish_match(table, events)
@@ -374,7 +380,7 @@ class TableService:
             raise ServiceError("error.daily_done") from exc
         table = Table(game=game, match=match, rules=rules)
         self.reg.tables[table.id] = table
-        events: list[Event] = []
+        events: list[TableEvent] = []
         async with self.reg.hold(table):
             await self.play.run_daily_bots(table, events)
         await self.reg.emit(events)

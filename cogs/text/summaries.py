@@ -10,16 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from batak import card_label, cards_of, scoring
+from batak import PASS, card_label, cards_of, scoring
 from batak.cards import HAND_SUIT_ORDER, SUIT_MASKS
 from batak.deal import Observation, Phase
 from data import MatchSummary, display_rating
-from tables import Table
+from tables import RecordingFailed, SeatChanged, SeatTimedOut, Table
 
 from ..i18n import t
 from .house import house_line
 from .spectators import dealt_hands_text
-from .words import deadline_text, name_at, seat_names, suit_text, table_language
+from .words import (
+    action_text,
+    deadline_text,
+    name_at,
+    seat_name,
+    seat_names,
+    suit_text,
+    table_language,
+)
 
 HAND_SUITS = HAND_SUIT_ORDER
 """The order of suits in a hand, the same in its text line, its buttons and its picture."""
@@ -278,3 +286,25 @@ def turn_notice_text(table: Table, mention: int | None = None) -> str:
     if mention is not None and table.pace == "async":
         content += "\n" + t("turn.async_hint", lang)
     return content
+
+
+def event_note(event: RecordingFailed | SeatChanged | SeatTimedOut) -> str:
+    """The line an event leaves on the table message (and, for a seat change or a seat
+    handed to a computer, posts at the table), from the event's snapshot, in the
+    table's language."""
+    lang = event.at.language
+    match event:
+        case RecordingFailed(attempt=attempt, retry_in=retry_in):
+            return t("note.recording_retry", lang, attempt=attempt, seconds=f"{retry_in:.0f}")
+        case SeatChanged(seat=seat, change=change, name=name):
+            name = name or t("seat.player", lang, n=seat + 1)
+            return t(f"seat.{change}", lang, name=name, seat=seat + 1)
+        case SeatTimedOut(seat=seat, action=action, handed_over=handed_over):
+            if handed_over:
+                key = "note.handed_over"
+            elif action == PASS:
+                key = "note.timeout_pass"
+            else:
+                key = "note.timeout"
+            name = seat_name(event.at.seats[seat], seat, lang)
+            return t(key, lang, name=name, action=action_text(action, lang))

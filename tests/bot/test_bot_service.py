@@ -9,16 +9,28 @@ from typing import Any
 
 import pytest
 
-from batak import PASS, Action, Bid, Play, format_action
-from data import MatchSummary, Store
+from batak import PASS, Bid, Play, format_action
+from data import Store
 from ops.metrics import METRICS
 from tables import (
+    ActionApplied,
+    DealFinished,
+    HostChanged,
     IllegalMove,
+    MatchFinished,
+    RecordingFailed,
+    SeatChanged,
+    SeatRequestChanged,
+    SeatTimedOut,
     ServiceConfig,
     ServiceError,
     StaleAction,
     Table,
+    TableChanged,
+    TableClosed,
+    TableEvent,
     TableService,
+    TurnStarted,
 )
 from tables.timers import FakeTimers
 
@@ -27,48 +39,47 @@ ALICE, BOB, CAROL, DAVE = 11, 12, 13, 14
 
 
 class Recorder:
-    """A listener that remembers every event."""
+    """A listener that remembers every event: as a tuple (kind, table, values...) in
+    :attr:`events`, and the event objects themselves in :attr:`received`."""
 
     def __init__(self) -> None:
         self.events: list[tuple[Any, ...]] = []
+        self.received: list[TableEvent] = []
 
     def kinds(self, kind: str) -> list[tuple[Any, ...]]:
         return [e for e in self.events if e[0] == kind]
 
-    async def table_changed(self, table: Table) -> None:
-        self.events.append(("changed", table.id))
+    async def on_event(self, event: TableEvent) -> None:
+        self.received.append(event)
+        self.events.append(as_tuple(event))
 
-    async def turn_started(self, table: Table, seat: int) -> None:
-        self.events.append(("turn", table.id, seat))
 
-    async def action_applied(self, table: Table, seat: int, action: Action, actor: str) -> None:
-        self.events.append(("action", table.id, seat, format_action(action), actor))
-
-    async def deal_finished(self, table: Table, index: int) -> None:
-        self.events.append(("deal", table.id, index))
-
-    async def match_finished(self, table: Table, summary: MatchSummary | None) -> None:
-        self.events.append(("match", table.id, summary))
-
-    async def table_closed(self, table: Table, reason: str) -> None:
-        self.events.append(("closed", table.id, reason))
-
-    async def match_recording_failed(self, table: Table, attempt: int, retry_in: float) -> None:
-        self.events.append(("recording_failed", table.id, attempt, retry_in))
-
-    async def seat_timed_out(
-        self, table: Table, seat: int, action: Action, handed_over: bool
-    ) -> None:
-        self.events.append(("timeout", table.id, seat, format_action(action), handed_over))
-
-    async def seat_changed(self, table: Table, seat: int, change: str, name: str) -> None:
-        self.events.append(("seat", table.id, seat, change, name))
-
-    async def seat_request(self, table: Table, request: Any, state: str) -> None:
-        self.events.append(("request", table.id, request.seat, request.user_id, state))
-
-    async def host_changed(self, table: Table, user_id: int, name: str) -> None:
-        self.events.append(("host", table.id, user_id, name))
+def as_tuple(event: TableEvent) -> tuple[Any, ...]:
+    """An event as the tests compare it: its kind, its table and its own values."""
+    tid = event.table_id
+    match event:
+        case TableChanged():
+            return ("changed", tid)
+        case TurnStarted(seat=seat):
+            return ("turn", tid, seat)
+        case ActionApplied(seat=seat, action=action, actor=actor):
+            return ("action", tid, seat, format_action(action), actor)
+        case DealFinished(index=index):
+            return ("deal", tid, index)
+        case MatchFinished(summary=summary):
+            return ("match", tid, summary)
+        case TableClosed(reason=reason):
+            return ("closed", tid, reason)
+        case RecordingFailed(attempt=attempt, retry_in=retry_in):
+            return ("recording_failed", tid, attempt, retry_in)
+        case SeatTimedOut(seat=seat, action=action, handed_over=handed_over):
+            return ("timeout", tid, seat, format_action(action), handed_over)
+        case SeatChanged(seat=seat, change=change, name=name):
+            return ("seat", tid, seat, change, name)
+        case SeatRequestChanged(request=request, state=state):
+            return ("request", tid, request.seat, request.user_id, state)
+        case HostChanged(user_id=user_id, name=name):
+            return ("host", tid, user_id, name)
 
 
 async def make_service(
