@@ -6,7 +6,10 @@ and the module tree of the architecture page (docs/architecture.md) in step with
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
+import typing
+from typing import Any
 
 import pytest
 
@@ -130,6 +133,89 @@ def test_the_table_service_is_built_by_composition() -> None:
         if (mixed := _mixed_classes(path.read_text(encoding="utf-8")))
     }
     assert not found, f"mixins in tables/: {found}"
+
+
+# --- what the service reports ---------------------------------------------------------
+
+
+def _holds(hint: Any, cls: type, seen: set[Any]) -> bool:
+    """``hint`` is ``cls``, or holds it: in a union or a container's arguments, or in a
+    field of a dataclass it names (followed through, each class once)."""
+    if hint is cls:
+        return True
+    if any(_holds(arg, cls, seen) for arg in typing.get_args(hint)):
+        return True
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in seen:
+        seen.add(hint)
+        hints = typing.get_type_hints(hint)
+        return any(_holds(hints[f.name], cls, seen) for f in dataclasses.fields(hint))
+    return False
+
+
+def test_the_holds_check_sees_a_table_inside() -> None:
+    from tables import ActResult, Table
+
+    assert _holds(Table, Table, set())
+    assert _holds(list[Table] | None, Table, set())
+    assert _holds(ActResult, Table, set())  # a dataclass with a field typed Table
+
+
+def test_every_event_is_a_frozen_snapshot_without_the_live_table() -> None:
+    """Each kind of :data:`tables.events.TableEvent` is a frozen, slotted dataclass, and
+    no field (nor any dataclass a field holds) is typed Table: an event says what was
+    true when it was made, it does not read the table later."""
+    from tables import Table, events
+
+    kinds = typing.get_args(events.TableEvent)
+    assert len(kinds) == 11, kinds
+    for kind in (*kinds, events.Moment):
+        assert dataclasses.is_dataclass(kind), kind
+        assert kind.__dataclass_params__.frozen, f"{kind.__name__} is not frozen"  # type: ignore[attr-defined]
+        assert "__slots__" in vars(kind), f"{kind.__name__} has no slots"
+        hints = typing.get_type_hints(kind)
+        typed_table = [
+            f.name for f in dataclasses.fields(kind) if _holds(hints[f.name], Table, set())
+        ]
+        assert not typed_table, f"{kind.__name__} holds the live Table in {typed_table}"
+        assert "at" in hints or kind is events.Moment
+
+
+EVENT_LISTS = {"append", "insert", "extend", "emit"}
+"""Calls that put events in a list, or hand a list of them over."""
+
+
+def _lambda_events(source: str) -> list[int]:
+    """The lines of ``source`` that put a lambda in a list of events (``events.append(lambda
+    ...)``, ``emit([lambda ...])``): a closure run later, reading the table then."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        target = ast.unparse(node.func.value)
+        if node.func.attr == "emit" or (
+            node.func.attr in EVENT_LISTS and target.rsplit(".", 1)[-1].endswith("events")
+        ):
+            args = [*node.args, *(k.value for k in node.keywords)]
+            if any(isinstance(n, ast.Lambda) for a in args for n in ast.walk(a)):
+                found.append(node.lineno)
+    return found
+
+
+def test_the_lambda_check_sees_a_closure_event() -> None:
+    assert _lambda_events("events.append(lambda: x.table_changed(t))") == [1]
+    assert _lambda_events("self.events.insert(0, lambda: f(t))") == [1]
+    assert _lambda_events("await self.reg.emit([lambda: f(t)])") == [1]
+    assert _lambda_events("events.append(TableChanged(Moment.of(t)))") == []
+    assert _lambda_events("timers.schedule(key, 1.0, lambda: fired(t))") == []
+
+
+def test_the_service_makes_events_not_closures() -> None:
+    found = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "tables").rglob("*.py"))
+        if (lines := _lambda_events(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"closures put in event lists (make an event object): {found}"
 
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
