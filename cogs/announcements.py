@@ -46,6 +46,7 @@ from .components import TableButton, has_component, table_id, table_view, view_o
 from .i18n import t
 from .live import LiveHands
 from .pacing import EditPacer
+from .payload import KEEP, Keep, MessagePayload
 from .pictures import files_of
 from .replies import NO_PINGS, Languages
 from .review import review_view
@@ -138,18 +139,14 @@ class Announcer:
             or self.closed.get(table_id)
         )
 
-    async def _table_payload(self, table: Table) -> dict[str, Any]:
+    async def _table_payload(self, table: Table) -> MessagePayload:
         lang = table_language(table)
         if table.status == "cancelled":
-            return {
-                "content": t("table.cancelled", lang, table=table.id),
-                "attachments": [],
-                "view": None,
-            }
+            return MessagePayload(t("table.cancelled", lang, table=table.id), files=(), view=None)
         content = public_summary(table, lang, self.notes.get(table.id))
         view = table_view(table, lang)
         pic = await pictures.draw(pictures.table_picture(table, lang))
-        return {"content": clip(content), "attachments": files_of(pic), "view": view}
+        return MessagePayload(clip(content), files=files_of(pic), view=view)
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         return self.where(table.game)
@@ -161,12 +158,7 @@ class Announcer:
     async def post_table_message(self, table: Table) -> discord.Message:
         """Post the table's public message (again) and remember it."""
         payload = await self._table_payload(table)
-        files = payload.pop("attachments")
-        view = payload.pop("view")
-        kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS, "files": files}
-        if view is not None:
-            kwargs["view"] = view
-        msg = await self.channel(table).send(payload["content"], **kwargs)
+        msg = await self.channel(table).send(allowed_mentions=NO_PINGS, **payload.send_kwargs())
         await self.store.set_table_message(table.id, msg.id)
         table.game = replace(table.game, table_message_id=msg.id)
         return msg
@@ -183,7 +175,7 @@ class Announcer:
             await (
                 self.channel(table)
                 .get_partial_message(mid)
-                .edit(allowed_mentions=NO_PINGS, **payload)
+                .edit(allowed_mentions=NO_PINGS, **payload.edit_kwargs())
             )
         except discord.NotFound:
             # Deleted by someone: post it again (unless /batak table just replaced it).
@@ -310,15 +302,15 @@ class Announcer:
                 return
             channel_id, mid, shown, pinged = known
             to_act = table.seats[table.to_act].user_id if table.to_act is not None else None
-            kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
+            view: discord.ui.View | Keep | None = KEEP
             if not table.playing:
                 self._notices.pop(table_id, None)
-                kwargs["content"] = turn_notice_text(table)
-                kwargs["view"] = None  # the match is over: no Show hand any more
+                content = turn_notice_text(table)
+                view = None  # the match is over: no Show hand any more
             elif pinged is not None and pinged == to_act:
                 # Still their turn (a streak: trump then lead, a trick won then a lead).
-                kwargs["content"] = turn_notice_text(table, mention=pinged)
-                self._notices[table_id] = (channel_id, mid, kwargs["content"], pinged)
+                content = turn_notice_text(table, mention=pinged)
+                self._notices[table_id] = (channel_id, mid, content, pinged)
             else:
                 # They played: one last edit says so, then the notice rests (the table
                 # message shows the game; a later ping replaces this notice).
@@ -328,12 +320,13 @@ class Announcer:
                 if seat is None:
                     return
                 name = seat_names(table, lang)[seat]
-                kwargs["content"] = t("notice.done", lang, name=name, table=table.id)
-            if kwargs["content"] == shown:
+                content = t("notice.done", lang, name=name, table=table.id)
+            if content == shown:
                 return
             channel = self.bot.get_partial_messageable(channel_id)
+            edit = MessagePayload(content, view=view).edit_kwargs()
             try:
-                await channel.get_partial_message(mid).edit(**kwargs)
+                await channel.get_partial_message(mid).edit(allowed_mentions=NO_PINGS, **edit)
             except discord.NotFound:
                 self._notices.pop(table_id, None)
                 await self.store.remove_messages(table_id, [mid])

@@ -21,6 +21,7 @@ from .announcements import Announcer
 from .components import HINT, REFRESH, HandClick, hand_view, release
 from .i18n import t
 from .live import LiveHands
+from .payload import Drawn, MessagePayload
 from .pictures import Picture, files_of
 from .replies import NO_PINGS, Languages, is_admin, send
 from .text.hints import hint_message
@@ -67,7 +68,7 @@ class Hands:
 
     async def live_payload(
         self, table: Table, seat: int | None, lang: str, shown_picture: Any
-    ) -> tuple[dict[str, Any], Any]:
+    ) -> Drawn:
         """A hand as :class:`~cogs.live.LiveHands` edits it: the picture is drawn (and sent)
         only when it differs from ``shown_picture`` (the hand, and which cards are legal,
         in the person's looks)."""
@@ -79,15 +80,8 @@ class Hands:
         view = hand_view(table, seat, lang)
         drawing = pictures.hand_picture(table, seat, lang, looks)
         key = (looks, drawing.view) if drawing is not None else None
-        payload: dict[str, Any] = {
-            "content": clip(content),
-            "view": view,
-            "files": None,
-            "state": state,
-        }
-        if key != shown_picture:
-            payload["files"] = files_of(await pictures.draw(drawing))
-        return payload, key
+        files = files_of(await pictures.draw(drawing)) if key != shown_picture else None
+        return Drawn(MessagePayload(clip(content), files=files, view=view), key, state)
 
     async def hand_payload(
         self,
@@ -96,7 +90,7 @@ class Hands:
         lang: str,
         notice: str | None = None,
         extra: list[Picture | None] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Drawn:
         looks = await self.looks(table, seat)
         # One consistent state: text, buttons and view models before any other await.
         state = self.hand_state(table, seat, lang)
@@ -111,14 +105,12 @@ class Hands:
         files = [f for p in pics for f in files_of(p)]
         last = drawings[-1]
         key = (looks, last.view) if last is not None else None
-        return {
-            "content": clip(content),
-            "files": files,
-            "view": view,
-            "key": key,
+        return Drawn(
+            MessagePayload(clip(content), files=files, view=view),
+            key,
             # a hand with a notice on top is not the plain hand: the next change redraws it
-            "state": state if notice is None and not extra else None,
-        }
+            state if notice is None and not extra else None,
+        )
 
     async def looks(self, table: Table, seat: int) -> pictures.Looks:
         """How the person in ``seat`` chose to see their private pictures."""
@@ -142,20 +134,11 @@ class Hands:
             notice = t("hand.back", lang)
         if table.match is None:
             raise ServiceError("error.not_started")
-        payload = await self.hand_payload(table, seat, lang, notice)
-        msg = await send(
-            interaction, payload["content"], files=payload["files"], view=payload["view"]
-        )
+        drawn = await self.hand_payload(table, seat, lang, notice)
+        hand = drawn.message
+        msg = await send(interaction, hand.content, files=hand.files, view=hand.shown_view)
         if msg is not None and not table.is_daily:
-            self.live.opened(
-                table,
-                interaction.user.id,
-                interaction,
-                msg.id,
-                lang,
-                shown=payload,
-                picture=payload["key"],
-            )
+            self.live.opened(table, interaction.user.id, interaction, msg.id, lang, shown=drawn)
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], click: HandClick) -> None:
         """A hand button. Only its owner's own hand message is ever edited (the click is
@@ -195,9 +178,9 @@ class Hands:
         if table.match is None:
             await send(interaction, t(key, lang) + "\n" + t("error.not_started", lang))
             return
-        payload = await self.hand_payload(table, seat, lang, "⚠️ " + t(key, lang))
+        hand = (await self.hand_payload(table, seat, lang, "⚠️ " + t(key, lang))).message
         # An answer, not a hand that follows the game: the hand they opened stays the one.
-        await send(interaction, payload["content"], files=payload["files"], view=payload["view"])
+        await send(interaction, hand.content, files=hand.files, view=hand.shown_view)
 
     async def _hand_button(self, interaction: discord.Interaction[Any], click: HandClick) -> None:
         table_id, seat, move, code = click.table, click.seat, click.move, click.code
@@ -263,26 +246,14 @@ class Hands:
                 self.live.redraw(interaction.message.id)
             self.live.request(table)
             return
-        payload = await self.hand_payload(table, my_seat, lang, notice, extra)
+        drawn = await self.hand_payload(table, my_seat, lang, notice, extra)
         try:
-            await interaction.edit_original_response(
-                content=payload["content"],
-                attachments=payload["files"],
-                view=payload["view"],
-                allowed_mentions=NO_PINGS,
-            )
+            edit = drawn.message.edit_kwargs()
+            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **edit)
         finally:
-            release(payload["view"])
+            release(drawn.message.shown_view)
         if live and interaction.message is not None:
-            self.live.opened(
-                table,
-                user,
-                interaction,
-                interaction.message.id,
-                lang,
-                shown=payload,
-                picture=payload["key"],
-            )
+            self.live.opened(table, user, interaction, interaction.message.id, lang, shown=drawn)
 
     async def _daily_result_text(self, table: Table, lang: str) -> str:
         match = table.match

@@ -31,6 +31,7 @@ from tables import Table
 from .components import release
 from .i18n import t
 from .pacing import EditPacer
+from .payload import Drawn, MessagePayload
 from .replies import NO_PINGS, original_id
 
 log = logging.getLogger(__name__)
@@ -46,12 +47,11 @@ TOKEN_LIFE = 15 * 60.0
 TOKEN_MARGIN = 60.0
 """A token this close to its end is not relied upon (an edit could arrive too late)."""
 
-Payload = dict[str, Any]
-Render = Callable[[Table, int | None, str, Any], Awaitable[tuple[Payload, Any]]]
-"""``(table, seat, lang, picture_key_shown) -> (payload, picture_key)``: the hand's
-content and view, and its picture only when its key differs from the one shown (``seat``
-is None for a spectator's view). The payload's ``"state"`` is the :data:`State` it was
-drawn from."""
+Render = Callable[[Table, int | None, str, Any], Awaitable[Drawn]]
+"""``(table, seat, lang, picture_key_shown) -> drawn``: the hand's content and view, its
+picture only when its key differs from the one shown (else ``files`` is None: the
+message keeps its picture), the picture's key and the :data:`State` it was drawn from
+(``seat`` is None for a spectator's view)."""
 State = Callable[[Table, int, str], Hashable]
 """``(table, seat, lang) -> key``: everything a hand message is drawn from (the game's
 move, the seats, the deadline, the person's looks...). A hand whose key did not change
@@ -80,10 +80,10 @@ class LiveHand:
     replaced: bool = False
 
 
-def signature(payload: Payload) -> str:
+def signature(payload: MessagePayload) -> str:
     """What a hand payload shows, as one string (text, and each button's id and state)."""
-    view = payload.get("view")
-    parts = [str(payload.get("content", ""))]
+    view = payload.shown_view
+    parts = [payload.content]
     if view is not None:
         for item in view.children:
             parts.append(f"{getattr(item, 'custom_id', '')}/{getattr(item, 'disabled', '')}")
@@ -128,13 +128,12 @@ class LiveHands:
         interaction: discord.Interaction[Any],
         message_id: int,
         lang: str,
-        shown: Payload | None = None,
-        picture: Any = None,
+        shown: Drawn | None = None,
     ) -> None:
         """``message_id`` now shows the person's hand and ``interaction``'s token can edit
         it (a new hand, or a press on one, answered already: whether the message is the
         interaction's original response is known from then on). It becomes the
-        person's current hand."""
+        person's current hand; ``shown`` is what the message shows, if known."""
         current = self._current.setdefault(table.id, {})
         old = current.get(user_id)
         if old is not None and old != message_id and old in self._hands:
@@ -152,10 +151,10 @@ class LiveHands:
         hand.lang = lang
         hand.replaced = False
         if shown is not None:
-            hand.shown = signature(shown)
-            hand.state = shown.get("state")
-        if picture is not None:
-            hand.picture = picture
+            hand.shown = signature(shown.message)
+            hand.state = shown.state
+            if shown.picture is not None:
+                hand.picture = shown.picture
         current[user_id] = message_id
 
     def visible(self, table_id: int, user_id: int) -> bool:
@@ -202,10 +201,10 @@ class LiveHands:
             return
         table = self._find(hand.table_id)
         over = table is None or table.status not in ("lobby", "playing")
-        kwargs: dict[str, Any]
+        message: MessagePayload
         if hand.replaced:
             replaced = "watch.replaced" if self.spectators else "hand.replaced"
-            kwargs = {"content": t(replaced, hand.lang), "attachments": [], "view": None}
+            message = MessagePayload(t(replaced, hand.lang), files=(), view=None)
             self._hands.pop(message_id, None)  # never edited again
         else:
             seat = table.seat_of(hand.user_id) if table is not None else None
@@ -220,23 +219,22 @@ class LiveHands:
             ):
                 self.skipped += 1  # nothing it is drawn from changed: not drawn again
                 return
-            payload, picture = await self._render(table, seat, hand.lang, hand.picture)
-            shown = signature(payload)
-            hand.state = payload.get("state")
-            if shown == hand.shown and picture == hand.picture:
+            drawn = await self._render(table, seat, hand.lang, hand.picture)
+            message = drawn.message
+            shown = signature(message)
+            hand.state = drawn.state
+            if shown == hand.shown and drawn.picture == hand.picture:
                 self.skipped += 1
-                release(payload.get("view"))
+                release(message.shown_view)
                 return
-            hand.shown, hand.picture = shown, picture
-            kwargs = {"content": payload["content"], "view": payload["view"]}
-            if payload.get("files") is not None:
-                kwargs["attachments"] = payload["files"]
+            hand.shown, hand.picture = shown, drawn.picture
             if over:
                 self.forget(message_id)
         try:
             self.edits += 1
             target: Any = ORIGINAL if hand.original else message_id
-            await hand.webhook.edit_message(target, allowed_mentions=NO_PINGS, **kwargs)
+            edit = message.edit_kwargs()
+            await hand.webhook.edit_message(target, allowed_mentions=NO_PINGS, **edit)
         except (discord.NotFound, discord.Forbidden):
             self.forget(message_id)  # deleted, or the token is no longer accepted
         except discord.HTTPException as exc:
@@ -245,4 +243,4 @@ class LiveHands:
             else:
                 raise
         finally:
-            release(kwargs.get("view"))
+            release(message.shown_view)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import discord
@@ -14,6 +15,7 @@ from tables import ServiceError
 
 from .components import release
 from .i18n import language_of, resolve, t
+from .payload import KEEP, MessagePayload
 from .text.words import MAX_CONTENT, clip
 
 log = logging.getLogger(__name__)
@@ -158,7 +160,7 @@ async def send(
     content: str,
     *,
     ephemeral: bool = True,
-    files: list[discord.File] | None = None,
+    files: Sequence[discord.File] | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message | None:
     """Answer an interaction, never pinging anyone: its first response; else, while its
@@ -187,26 +189,27 @@ async def _answer(
     interaction: discord.Interaction[Any],
     text: str,
     ephemeral: bool,
-    files: list[discord.File] | None,
+    files: Sequence[discord.File] | None,
     view: discord.ui.View | None,
 ) -> discord.Message | None:
-    kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
-    if view is not None:
-        kwargs["view"] = view
+    # an edit keeps what it is not given: no pictures or buttons given, none touched
+    payload = MessagePayload(text, files=files or None, view=KEEP if view is None else view)
     try:
         if thinking(interaction):
-            if files:
-                kwargs["attachments"] = files
-            message = await interaction.edit_original_response(content=text, **kwargs)
+            edit = payload.edit_kwargs()
+            message = await interaction.edit_original_response(allowed_mentions=NO_PINGS, **edit)
             interaction.extras[ANSWERED] = True
             interaction.extras[ORIGINAL_ID] = message.id
             return message
-        if files:
-            kwargs["files"] = files
+        new = payload.send_kwargs()
         if not interaction.response.is_done():
-            await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+            await interaction.response.send_message(
+                ephemeral=ephemeral, allowed_mentions=NO_PINGS, **new
+            )
             return None
-        return await interaction.followup.send(text, ephemeral=ephemeral, wait=True, **kwargs)
+        return await interaction.followup.send(
+            ephemeral=ephemeral, wait=True, allowed_mentions=NO_PINGS, **new
+        )
     finally:
         release(view)
 

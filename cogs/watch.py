@@ -23,6 +23,7 @@ from .announcements import Announcer
 from .components.panel import HouseClick, spectator_view
 from .i18n import ls, t
 from .live import LiveHands
+from .payload import Drawn, MessagePayload
 from .pictures import files_of
 from .replies import Languages, guild_of, send
 from .text.spectators import between_deals, dealt_hands_text
@@ -60,19 +61,15 @@ class Watchers:
         self.live = LiveHands(self.payload, announcer.find, interval, spectators=True)
         announcer.watchers = self.live
 
-    async def payload(
-        self, table: Table, seat: int | None, lang: str, shown_picture: Any
-    ) -> tuple[dict[str, Any], Any]:
+    async def payload(self, table: Table, seat: int | None, lang: str, shown_picture: Any) -> Drawn:
         """A spectator view; its picture is drawn only when it differs from the one shown."""
         assert seat is None  # a spectator's view is drawn from no seat
         content = spectator_text(table, lang)
         view = spectator_view(table, lang)
         drawing = pictures.table_picture(table, lang)
         key = drawing.view if drawing is not None else None
-        payload: dict[str, Any] = {"content": clip(content), "view": view, "files": None}
-        if key != shown_picture:
-            payload["files"] = files_of(await pictures.draw(drawing))
-        return payload, key
+        files = files_of(await pictures.draw(drawing)) if key != shown_picture else None
+        return Drawn(MessagePayload(clip(content), files=files, view=view), key)
 
     async def watch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """A new private spectator view of the table (the person's current one)."""
@@ -80,14 +77,11 @@ class Watchers:
         lang = await self.languages.of(interaction)
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        payload, key = await self.payload(table, None, lang, None)
-        msg = await send(
-            interaction, payload["content"], files=payload["files"], view=payload["view"]
-        )
+        drawn = await self.payload(table, None, lang, None)
+        shown = drawn.message
+        msg = await send(interaction, shown.content, files=shown.files, view=shown.shown_view)
         if msg is not None:
-            self.live.opened(
-                table, interaction.user.id, interaction, msg.id, lang, shown=payload, picture=key
-            )
+            self.live.opened(table, interaction.user.id, interaction, msg.id, lang, shown=drawn)
 
     async def on_click(self, interaction: discord.Interaction[Any], click: HouseClick) -> None:
         if click.what == "watch":

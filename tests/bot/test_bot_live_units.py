@@ -13,6 +13,7 @@ from batak import Match, preset
 from batak.players import make_player
 from cogs import pictures
 from cogs.live import LiveHands
+from cogs.payload import Drawn, MessagePayload
 from cogs.pictures import Drawing, DrawnCache, Picture
 from images.views import HandView
 from locales import message
@@ -52,14 +53,12 @@ class Hands:
         assert match is not None
         return (match.move_number, lang, self.looks)
 
-    async def render(
-        self, table: Table, seat: int, lang: str, shown_picture: Any
-    ) -> tuple[dict[str, Any], Any]:
+    async def render(self, table: Table, seat: int, lang: str, shown_picture: Any) -> Drawn:
         self.renders += 1
         match = table.match
         assert match is not None
         content = f"move {match.move_number} seat {seat} {self.looks}"
-        return {"content": content, "view": None, "state": self.state(table, seat, lang)}, None
+        return Drawn(MessagePayload(content, view=None), None, self.state(table, seat, lang))
 
 
 async def settle() -> None:
@@ -116,7 +115,7 @@ async def test_a_hand_opened_with_its_state_is_not_drawn_twice() -> None:
     hands = Hands()
     live = LiveHands(hands.render, lambda _id: table, 0.0, state=hands.state)
     log = EditLog()
-    shown, _ = await hands.render(table, 0, "en", None)
+    shown = await hands.render(table, 0, "en", None)
     live.opened(table, 1, Press(log), 600, "en", shown=shown)  # type: ignore[arg-type]
     try:
         live.request(table)

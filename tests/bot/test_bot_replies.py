@@ -17,6 +17,7 @@ import pytest
 
 from batak import Match, preset
 from cogs.live import LiveHands
+from cogs.payload import Drawn, MessagePayload
 from cogs.replies import NOTES, Languages, fail, original_id, send, thinking
 from data import Store
 from tables import ServiceError, Table
@@ -181,12 +182,10 @@ async def test_an_error_after_a_public_deferral_is_told_privately(languages: Lan
 
 
 async def test_an_open_hand_is_edited_through_the_route_of_its_message() -> None:
-    async def render(
-        table: Table, seat: int | None, lang: str, shown: Any
-    ) -> tuple[dict[str, Any], Any]:
+    async def render(table: Table, seat: int | None, lang: str, shown: Any) -> Drawn:
         match = table.match
         assert match is not None
-        return {"content": f"move {match.move_number}", "view": None}, None
+        return Drawn(MessagePayload(f"move {match.move_number}", view=None))
 
     table = fake_table(Match(preset("standard"), seed=3))
     live = LiveHands(render, lambda _id: table, 0.0)
