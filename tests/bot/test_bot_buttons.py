@@ -154,3 +154,17 @@ def test_dispatched_is_discord_py_s_own_lookup() -> None:
         [{**buttons, "components": [*buttons["components"], *menu["components"]]}]
     )
     assert not dispatched(shared, 2, "bx:42:join")
+
+
+def test_an_open_hand_sees_a_button_enabled_or_disabled() -> None:
+    """What a hand shows (``cogs.live.signature``: an edit showing the same is skipped)
+    reads the button inside the dynamic item: a card turned playable is a change."""
+    from cogs.components import view_of
+    from cogs.live import signature
+
+    def shown(disabled: bool) -> str:
+        card = HandButton(42, 1, 9, "cAS", label="A♠", disabled=disabled)
+        return signature({"content": "Your hand", "view": view_of([card])})
+
+    assert shown(True) != shown(False)
+    assert "bt:42:1:9:cAS/True" in shown(True)
