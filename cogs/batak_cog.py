@@ -20,14 +20,14 @@ from tables import ServiceError, Table
 
 from .access import Access, close_thread
 from .announcements import Announcer
-from .components import HandClick, TableClick, parse_custom_id
-from .components.panel import HouseClick, parse_house_id
-from .components.seats import SeatClick, parse_seat_id
+from .components import HandButton, Press, TableButton, dispatched, matching
+from .components.panel import HouseItem, WatchButton
+from .components.seats import SeatButton
 from .hands import Hands
 from .house import HousePanel
 from .i18n import ls, t
 from .replies import NOTES, Languages, fail, guild_of, is_admin, send
-from .review import CompareClick, ReviewClick, Reviews, compare_view, parse_review_id
+from .review import CompareButton, ReviewButton, Reviews, compare_view
 from .seats import SeatCommands
 from .settings import PACE_CHOICES, PRESET_CHOICES, SettingsCommands
 from .standings import StandingsCommands
@@ -44,30 +44,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-Click = HandClick | TableClick | SeatClick | ReviewClick | CompareClick | HouseClick
-"""Every button (or menu) of the bot, as its ``custom_id`` is read."""
-
-
-def parse_click(custom_id: str) -> Click | None:
-    """What a component of ours asks for, or None when the bot never writes this id."""
-    return (
-        parse_custom_id(custom_id)
-        or parse_seat_id(custom_id)
-        or parse_review_id(custom_id)
-        or parse_house_id(custom_id)
-    )
-
-
-def is_server_wide(click: Click) -> bool:
-    """Whether a press of ``click`` counts anywhere in its table's server, rather than
-    only in the table's channel or thread (see
-    :meth:`~tables.TableService.check_place`): a hand (it may be opened in any
-    channel of the server), a spectator view and its Watch button (``/batak watch`` is
-    too), and the Review button of a finished deal. The table message's buttons, the
-    seat buttons and the host's rules panel count only where the table is."""
-    if isinstance(click, HandClick | ReviewClick):
-        return True
-    return isinstance(click, HouseClick) and click.what in ("watch", "wref")
+FAMILIES: tuple[type[Press[Any]], ...] = (
+    HandButton,
+    TableButton,
+    SeatButton,
+    HouseItem,
+    WatchButton,
+    ReviewButton,
+    CompareButton,
+)
+"""Every family of buttons (and menus) of the bot, registered once with discord.py. A
+press counts anywhere in its table's server (``server_wide``) for a hand, a spectator
+view and its Watch button (``/batak watch`` is too), and the Review button of a finished
+deal; the table message's buttons, the seat buttons and the host's rules panel count
+only where the table is (:meth:`~tables.TableService.check_place`)."""
 
 
 class BatakCog(
@@ -100,7 +90,11 @@ class BatakCog(
         )
         self.reviews = Reviews(bot, self.languages)
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*FAMILIES)
+
     async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*FAMILIES)
         await self.announcer.close()
 
     async def refresh_all(self) -> None:
@@ -121,50 +115,64 @@ class BatakCog(
         )
 
     # ------------------------------------------------------------------ clicks
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every click on every message arrives here, and is answered exactly once.
+    async def pressed(self, interaction: discord.Interaction[Any], press: Press[Any]) -> None:
+        """Every press of a button (or menu) of ours, answered exactly once.
 
-        Our views are never stored by discord.py (see :mod:`cogs.components`), so this
-        is the only way in: a button of ours is parsed from its ``custom_id`` (only the
-        exact ids the bot writes are taken) and sent on; anything else, a button of an
-        old version, another bot's or a forged one, is answered with a polite refusal.
-        A button that names a table counts only where that table lives
-        (:meth:`~tables.TableService.check_place`, asked before anything touches
-        the table): any other press is refused privately and changes nothing."""
-        if interaction.type is not discord.InteractionType.component:
-            return
+        discord.py makes the item of the press's family (:class:`cogs.components.Press`,
+        the id read strictly); it arrives here. An id the bot never writes is refused
+        politely. A button that names a table counts only where that table lives
+        (:meth:`~tables.TableService.check_place`, asked before anything touches the
+        table): any other press is refused privately and changes nothing. Then the
+        family's handler answers; any error is the one private answer of
+        :meth:`_failed`."""
         interaction.extras[NOTES] = self.access
-        data: Any = interaction.data or {}
-        cid = str(data.get("custom_id", ""))
         try:
-            click = parse_click(cid)
+            click = press.click
             if click is None:
                 raise ServiceError("error.unknown_button")
-            if not isinstance(click, CompareClick):  # the daily comparison names no table
-                interaction.extras["table"] = click.table
+            table = press.table_of(click)
+            if table is not None:
+                interaction.extras["table"] = table
                 await self.service.check_place(
-                    click.table,
+                    table,
                     interaction.guild_id,
                     interaction.channel_id,
-                    server_wide=is_server_wide(click),
+                    server_wide=press.server_wide,
                 )
-            if isinstance(click, HandClick):
-                await self.hands.on_hand_button(interaction, click)
-            elif isinstance(click, TableClick):
-                await self.hands.on_table_button(interaction, click.table, click.what)
-            elif isinstance(click, SeatClick):
-                await self.on_seat_button(interaction, click)
-            elif isinstance(click, ReviewClick):
-                await self.reviews.on_review_button(interaction, click.table, click.deal)
-            elif isinstance(click, CompareClick):
-                await self.reviews.on_compare_button(interaction, click.day)
-            elif click.what in ("watch", "wref"):
-                await self.watchers.on_click(interaction, click)
-            else:
-                await self.house.on_click(interaction, click)
+            await press.handle(self, interaction, click)
         except Exception as exc:
             await self._failed(interaction, exc)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """The presses discord.py leaves unanswered, answered here exactly once.
+
+        discord.py runs the item of a registered family only when the id matches its
+        template and the pressed message has that component
+        (:func:`cogs.components.dispatched`). A press whose id matches no family (a
+        button of an old version, another bot's, a forged one) gets the polite refusal;
+        one that matches but that discord.py drops (sent from another place, without a
+        message, or naming a button the message does not have) is read by its family
+        here and goes the same way as any press (:meth:`pressed`)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        found = matching(custom_id, FAMILIES)
+        if found is None:
+            interaction.extras[NOTES] = self.access
+            await self._failed(interaction, ServiceError("error.unknown_button"))
+            return
+        kind = int(data.get("component_type", 0))
+        if dispatched(interaction.message, kind, custom_id):
+            return  # the family's item answers it
+        family, _ = found
+        item: discord.ui.Item[Any]
+        if kind == discord.ComponentType.select.value:
+            item = discord.ui.Select(custom_id=custom_id)
+        else:
+            item = discord.ui.Button(custom_id=custom_id)
+        await self.pressed(interaction, family.received(item, custom_id))
 
     # ------------------------------------------------------------------ errors
     async def command_failed(

@@ -218,7 +218,7 @@ class Hands:
                 notice = t(exc.key, lang, **exc.params)
         else:
             wanted = click.action
-            assert wanted is not None  # parse_custom_id gives an action for every other code
+            assert wanted is not None  # parse_hand_id gives an action for every other code
             deals_before = len(table.match.finished) if table.match is not None else 0
             try:
                 await self.service.act(table.id, user, seat, move, wanted)

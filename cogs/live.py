@@ -85,7 +85,8 @@ def signature(payload: MessagePayload) -> str:
     view = payload.shown_view
     parts = [payload.content]
     if view is not None:
-        for item in view.children:
+        for child in view.children:
+            item = getattr(child, "item", child)  # a button inside our dynamic item
             parts.append(f"{getattr(item, 'custom_id', '')}/{getattr(item, 'disabled', '')}")
     return "\n".join(parts)
 

@@ -36,7 +36,7 @@ from data import user_key
 from images.replay_fit import fit_replay
 from tables import ServiceError, Table, TableSettings, workers
 
-from .components import view_of
+from .components import Press, view_of
 from .i18n import t
 from .replies import Languages, fail, guild_of, send
 from .text.review import CompareRow, compare_text, review_text
@@ -44,6 +44,8 @@ from .text.words import seat_names
 
 if TYPE_CHECKING:
     from bot import BatakBot
+
+    from .batak_cog import BatakCog
 
 log = logging.getLogger(__name__)
 
@@ -459,29 +461,75 @@ def parse_review_id(custom_id: str) -> ReviewClick | CompareClick | None:
     return None
 
 
+class ReviewButton(Press[ReviewClick], template=REVIEW_RE):
+    """The Review button of a deal summary: pressed anywhere in the table's server (the
+    review is private, and ``/batak review`` works there too)."""
+
+    server_wide = True
+
+    def __init__(self, table: int, deal: int, *, label: str) -> None:
+        custom_id = review_id(table, deal)
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id
+        )
+        super().__init__(button, self.read(custom_id))
+
+    @classmethod
+    def read(cls, custom_id: str) -> ReviewClick | None:
+        click = parse_review_id(custom_id)
+        return click if isinstance(click, ReviewClick) else None
+
+    @staticmethod
+    def table_of(click: ReviewClick) -> int:
+        return click.table
+
+    async def handle(
+        self, cog: BatakCog, interaction: discord.Interaction[Any], click: ReviewClick
+    ) -> None:
+        await cog.reviews.on_review_button(interaction, click.table, click.deal)
+
+
+class CompareButton(Press[CompareClick], template=COMPARE_RE):
+    """The Compare button of ``/batak daily``: it names a day, no table (the server is
+    the one it is pressed in)."""
+
+    def __init__(self, day: str, *, label: str) -> None:
+        custom_id = compare_id(day)
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.primary, custom_id=custom_id
+        )
+        super().__init__(button, self.read(custom_id))
+
+    @classmethod
+    def read(cls, custom_id: str) -> CompareClick | None:
+        click = parse_review_id(custom_id)
+        return click if isinstance(click, CompareClick) else None
+
+    @staticmethod
+    def table_of(click: CompareClick) -> None:
+        return None
+
+    async def handle(
+        self, cog: BatakCog, interaction: discord.Interaction[Any], click: CompareClick
+    ) -> None:
+        await cog.reviews.on_compare_button(interaction, click.day)
+
+
 def review_view(table_id: int, index: int, lang: str) -> discord.ui.View:
     """The view under a deal summary: its Review button."""
-    button: discord.ui.Button[Any] = discord.ui.Button(
-        label=t("button.review", lang),
-        style=discord.ButtonStyle.secondary,
-        custom_id=review_id(table_id, index),
-    )
-    return view_of([button])
+    return view_of([ReviewButton(table_id, index, label=t("button.review", lang))])
 
 
 def compare_view(day: str, lang: str) -> discord.ui.View:
     """The Compare button of ``/batak daily`` once today's daily is finished."""
-    button: discord.ui.Button[Any] = discord.ui.Button(
-        label=t("button.compare", lang),
-        style=discord.ButtonStyle.primary,
-        custom_id=compare_id(day),
-    )
-    return view_of([button])
+    return view_of([CompareButton(day, label=t("button.compare", lang))])
 
 
 __all__ = [
+    "CompareButton",
     "CompareClick",
     "FoundDeal",
+    "ReviewButton",
     "ReviewClick",
     "Reviews",
     "compare_view",

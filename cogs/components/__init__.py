@@ -1,11 +1,30 @@
-"""Message components: the ``custom_id`` codec, the restart-proof buttons, the views.
+"""Message components: the ``custom_id`` codec, the buttons (discord.py dynamic items),
+the views.
 
-- :mod:`.codec` what a button's ``custom_id`` carries, and the action codes;
-- :mod:`.buttons` the buttons and the views that carry them;
+- :mod:`.codec` what a hand or table button's ``custom_id`` carries, and the action
+  codes;
+- :mod:`.buttons` :class:`Press`, the base of every button (and menu) of ours: a
+  ``DynamicItem`` whose template is its family's id, that draws the button and receives
+  its presses; the hand and table buttons; the views that carry them;
+- :mod:`.seats` the seat buttons; :mod:`.panel` the host's rules panel and the
+  spectators' buttons (the Review and Compare buttons are :mod:`cogs.review`'s);
 - :mod:`.views` the buttons of the table message and of a hand.
+
+The cog registers the families once (``bot.add_dynamic_items``); discord.py then turns
+each press into an item of its family, which sends it to
+:meth:`cogs.batak_cog.BatakCog.pressed`.
 """
 
-from .buttons import Components, HandButton, TableButton, release, view_of
+from .buttons import (
+    Components,
+    HandButton,
+    Press,
+    TableButton,
+    dispatched,
+    matching,
+    release,
+    view_of,
+)
 from .codec import (
     HAND_RE,
     HAND_TOOLS,
@@ -19,7 +38,8 @@ from .codec import (
     hand_id,
     has_component,
     parse_button_code,
-    parse_custom_id,
+    parse_hand_id,
+    parse_table_id,
     table_id,
 )
 from .views import hand_view, table_view
@@ -34,14 +54,18 @@ __all__ = [
     "Components",
     "HandButton",
     "HandClick",
+    "Press",
     "TableButton",
     "TableClick",
     "button_code",
+    "dispatched",
     "hand_id",
     "hand_view",
     "has_component",
+    "matching",
     "parse_button_code",
-    "parse_custom_id",
+    "parse_hand_id",
+    "parse_table_id",
     "release",
     "table_id",
     "table_view",

@@ -5,9 +5,12 @@
 - table buttons: ``bx:{table}:{what}``; ``what`` is show, join, leave, bot,
   start, cancel or rematch.
 
-:func:`parse_custom_id` accepts exactly the ids the bot writes and nothing else: an id
-is taken only if writing its parts again gives the same string, so ``007`` for ``7``,
-``cth`` for ``cTH``, ``b07`` or an extra ``:field`` are refused like any forged id.
+:data:`HAND_RE` and :data:`TABLE_RE` are the templates of
+:class:`~.buttons.HandButton` and :class:`~.buttons.TableButton` (discord.py matches
+a press against them); :func:`parse_hand_id` and :func:`parse_table_id` then accept
+exactly the ids the bot writes and nothing else: an id is taken only if writing its
+parts again gives the same string, so ``007`` for ``7``, ``cth`` for ``cTH``, ``b07``
+or an extra ``:field`` are refused like any forged id.
 """
 
 from __future__ import annotations
@@ -106,26 +109,32 @@ def _number(text: str, highest: int) -> int | None:
     return value if value <= highest else None
 
 
-def parse_custom_id(custom_id: str) -> HandClick | TableClick | None:
-    """What a button of ours asks for, or None if the bot never writes this id."""
+def parse_hand_id(custom_id: str) -> HandClick | None:
+    """What a hand button asks for, or None if the bot never writes this id."""
     parts = custom_id.split(":")
-    if parts[0] == "bt" and len(parts) == 5:
-        table, seat, move = _number(parts[1], MAX_TABLE_ID), parts[2], _number(parts[3], MAX_MOVE)
-        code = parts[4]
-        if table is None or table == 0 or move is None or seat not in ("0", "1", "2", "3"):
-            return None
-        if code in HAND_TOOLS:
-            return HandClick(table, int(seat), move, code, None)
-        action = parse_button_code(code)
-        if action is None:
-            return None
-        return HandClick(table, int(seat), move, code, action)
-    if parts[0] == "bx" and len(parts) == 3:
-        table = _number(parts[1], MAX_TABLE_ID)
-        if table is None or table == 0 or parts[2] not in TABLE_ACTIONS:
-            return None
-        return TableClick(table, parts[2])
-    return None
+    if parts[0] != "bt" or len(parts) != 5:
+        return None
+    table, seat, move = _number(parts[1], MAX_TABLE_ID), parts[2], _number(parts[3], MAX_MOVE)
+    code = parts[4]
+    if table is None or table == 0 or move is None or seat not in ("0", "1", "2", "3"):
+        return None
+    if code in HAND_TOOLS:
+        return HandClick(table, int(seat), move, code, None)
+    action = parse_button_code(code)
+    if action is None:
+        return None
+    return HandClick(table, int(seat), move, code, action)
+
+
+def parse_table_id(custom_id: str) -> TableClick | None:
+    """What a button of a table message asks for, or None if the bot never writes this id."""
+    parts = custom_id.split(":")
+    if parts[0] != "bx" or len(parts) != 3:
+        return None
+    table = _number(parts[1], MAX_TABLE_ID)
+    if table is None or table == 0 or parts[2] not in TABLE_ACTIONS:
+        return None
+    return TableClick(table, parts[2])
 
 
 def has_component(message: discord.Message | None, custom_id: str) -> bool:

@@ -5,13 +5,15 @@
 - ``bs:{table}:s{seat}``: take that seat (0-based in the id, 1-based on the label);
 - ``bs:{table}:{user}:y`` / ``:n``: the host approves or refuses that person's request.
 
-:func:`parse_seat_id` takes exactly the ids written here (the rules of :mod:`.codec`).
+:class:`SeatButton` draws them and receives their presses (its template is
+:data:`SEAT_RE`); :func:`parse_seat_id` takes exactly the ids written here (the rules of
+:mod:`.codec`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -19,10 +21,16 @@ from tables import Table
 from tables.seats import computer_seats
 
 from ..i18n import t
-from .buttons import view_of
+from .buttons import Press, view_of
 from .codec import MAX_TABLE_ID, _number
 
+if TYPE_CHECKING:
+    from ..batak_cog import BatakCog
+
 MAX_USER_ID = 2**64 - 1
+
+SEAT_RE = r"bs:(?P<table>[0-9]{1,18}):(?P<what>sit|s[0-3]|[0-9]{1,20}:[yn])"
+"""The shape of a seat button's id (:func:`parse_seat_id` is the exact rule)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +73,46 @@ def parse_seat_id(custom_id: str) -> SeatClick | None:
     return SeatClick(table, "answer", user=user, approve=parts[3] == "y")
 
 
+class SeatButton(Press[SeatClick], template=SEAT_RE):
+    """A seat button (``custom_id`` written by :func:`seat_id` or :func:`answer_id`); it
+    counts only in the table's channel or thread."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, custom_id=custom_id
+        )
+        super().__init__(button, self.read(custom_id))
+
+    @classmethod
+    def read(cls, custom_id: str) -> SeatClick | None:
+        return parse_seat_id(custom_id)
+
+    @staticmethod
+    def table_of(click: SeatClick) -> int:
+        return click.table
+
+    async def handle(
+        self, cog: BatakCog, interaction: discord.Interaction[Any], click: SeatClick
+    ) -> None:
+        await cog.on_seat_button(interaction, click)
+
+
 def take_seat_buttons(table: Table, lang: str) -> list[discord.ui.Item[Any]]:
     """The table message's "Take a seat" button, while a computer plays a seat a person
     could take (not once the computers finish a match nobody is left at)."""
     if table.is_daily or table.settings.computers_finish or not computer_seats(table):
         return []
     return [
-        discord.ui.Button(
+        SeatButton(
+            seat_id(table.id, "sit"),
             label=t("button.take_seat", lang),
             style=discord.ButtonStyle.secondary,
-            custom_id=seat_id(table.id, "sit"),
         )
     ]
 
@@ -83,10 +121,10 @@ def seat_pick_view(table: Table, lang: str) -> discord.ui.View:
     """One button per seat a computer plays (for the person who asked to sit)."""
     return view_of(
         [
-            discord.ui.Button(
+            SeatButton(
+                seat_id(table.id, f"s{i}"),
                 label=t("button.seat_n", lang, seat=i + 1),
                 style=discord.ButtonStyle.primary,
-                custom_id=seat_id(table.id, f"s{i}"),
             )
             for i in computer_seats(table)
         ]
@@ -97,15 +135,15 @@ def seat_answer_view(table_id: int, user_id: int, lang: str) -> discord.ui.View:
     """The host's Approve and Refuse buttons for one request."""
     return view_of(
         [
-            discord.ui.Button(
+            SeatButton(
+                answer_id(table_id, user_id, True),
                 label=t("button.approve", lang),
                 style=discord.ButtonStyle.success,
-                custom_id=answer_id(table_id, user_id, True),
             ),
-            discord.ui.Button(
+            SeatButton(
+                answer_id(table_id, user_id, False),
                 label=t("button.refuse", lang),
                 style=discord.ButtonStyle.danger,
-                custom_id=answer_id(table_id, user_id, False),
             ),
         ]
     )

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from batak import Bid
-from cogs.batak_cog import is_server_wide, parse_click
-from cogs.components import hand_id, table_id
+from cogs.batak_cog import FAMILIES
+from cogs.components import hand_id, matching, table_id
 from cogs.components.panel import house_id
 from cogs.components.seats import answer_id, seat_id
 from cogs.review import compare_id, review_id
@@ -183,11 +183,17 @@ def test_which_presses_count_anywhere_in_the_server() -> None:
         review_id(t, 0),
     ]
     for cid in only_at_the_table + server_wide:
-        click = parse_click(cid)
+        found = matching(cid, FAMILIES)
+        assert found is not None, cid
+        family, _ = found
+        click = family.read(cid)
         assert click is not None, cid
-        assert getattr(click, "table", None) == t, cid
-        assert is_server_wide(click) == (cid in server_wide), cid
-    compare = parse_click(compare_id("2026-11-30"))
-    assert compare is not None and not hasattr(compare, "table")
-    assert parse_click("bx:42:explode") is None
-    assert parse_click("other-bot:42") is None
+        assert family.table_of(click) == t, cid
+        assert family.server_wide == (cid in server_wide), cid
+    day = compare_id("2026-11-30")
+    found = matching(day, FAMILIES)
+    assert found is not None
+    compare = found[0].read(day)
+    assert compare is not None and found[0].table_of(compare) is None
+    assert matching("bx:42:explode", FAMILIES) is None
+    assert matching("other-bot:42", FAMILIES) is None

@@ -9,7 +9,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from batak import Match, preset
-from cogs.components import HandClick, TableClick, hand_view, parse_custom_id, table_view
+from cogs.batak_cog import FAMILIES
+from cogs.components import (
+    HandClick,
+    TableClick,
+    hand_view,
+    matching,
+    parse_hand_id,
+    parse_table_id,
+    table_view,
+)
 from cogs.components.panel import HouseClick, panel_view, parse_house_id, spectator_view
 from cogs.text.words import MAX_NAME, plain_name, safe_name
 from cogs.tree import BadOption, check_options
@@ -67,9 +76,11 @@ def _written_ids() -> list[str]:
     return out
 
 
-def _parse(cid: str) -> HandClick | TableClick | HouseClick | None:
-    """What the cog takes a custom_id for (each parser knows its own prefix)."""
-    return parse_custom_id(cid) or parse_house_id(cid)
+def _parse(cid: str) -> object | None:
+    """What a press of ``cid`` is taken for: the family whose template matches it (as
+    discord.py matches), then that family's strict reading."""
+    found = matching(cid, FAMILIES)
+    return found[0].read(cid) if found is not None else None
 
 
 def test_every_id_the_bot_writes_is_taken_and_nothing_near_it() -> None:
@@ -95,7 +106,7 @@ def test_every_id_the_bot_writes_is_taken_and_nothing_near_it() -> None:
 
 @given(st.text(max_size=40))
 def test_an_id_is_taken_only_in_the_form_the_bot_writes(text: str) -> None:
-    click = parse_custom_id(text)
+    click = parse_hand_id(text) or parse_table_id(text)
     if isinstance(click, HandClick):
         assert text == f"bt:{click.table}:{click.seat}:{click.move}:{click.code}"
     elif isinstance(click, TableClick):
