@@ -52,7 +52,7 @@ class AnnouncementStore:
     ) -> list[int]:
         """Store announcements on their own (for events without a result to record)."""
         async with self.database.tx() as db:
-            return await self.announcements.enqueue(db, guild_id, announcements, game_id=game_id)
+            return await self.enqueue(db, guild_id, announcements, game_id=game_id)
 
     @staticmethod
     def _pending(r: Row) -> PendingAnnouncement:

@@ -29,7 +29,7 @@ class TableLockStore:
     async def table_lock(self, game_id: int) -> AsyncIterator[None]:
         """Hold table ``game_id`` exclusively for a load-decide-append sequence.
 
-        ``async with store.table_lock(game.id): ...`` — within this process an asyncio
+        ``async with store.locks.table_lock(game.id): ...`` — within this process an asyncio
         lock per table; on PostgreSQL also a session advisory lock
         (``pg_advisory_lock(0x4254, game_id)``), so no other process holding the same
         lock applies moves to the table meanwhile (the lock goes with the connection
