@@ -105,7 +105,7 @@ class BatakBot(commands.AutoShardedBot):
         if c.metrics_port is not None:
             health = HealthCheck(
                 gateway=self.shard_states,
-                database=lambda: self.store.get_guild_settings(0),
+                database=lambda: self.store.guild_settings.get_guild_settings(0),
                 workers=workers.alive,
             )
             self.ops_server = OpsServer(
@@ -173,11 +173,11 @@ class BatakBot(commands.AutoShardedBot):
         # per application too: another token on the same database registers afresh
         key = f"commands:{self.application_id}:{scope_name(guild)}"
         digest = fingerprint(payload)
-        if mode == "auto" and await self.store.get_bot_state(key) == digest:
+        if mode == "auto" and await self.store.maintenance.get_bot_state(key) == digest:
             log.info(UNCHANGED_COMMANDS)
             return
         synced = await self.tree.sync(guild=guild)
-        await self.store.set_bot_state(key, digest)
+        await self.store.maintenance.set_bot_state(key, digest)
         if guild is not None:
             log.info("synced %d command(s) to server %s", len(synced), guild.id)
         else:

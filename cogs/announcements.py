@@ -159,7 +159,7 @@ class Announcer:
         """Post the table's public message (again) and remember it."""
         payload = await self._table_payload(table)
         msg = await self.channel(table).send(allowed_mentions=NO_PINGS, **payload.send_kwargs())
-        await self.store.set_table_message(table.id, msg.id)
+        await self.store.games.set_table_message(table.id, msg.id)
         table.game = replace(table.game, table_message_id=msg.id)
         return msg
 
@@ -285,7 +285,7 @@ class Announcer:
     async def _stored_notice(self, table: Table) -> tuple[int, int, str, int | None] | None:
         known = self._notices.get(table.id)
         if known is None and not table.playing:  # after a restart: the end is told
-            stored = await self.store.messages(table.id, "turn")
+            stored = await self.store.games.messages(table.id, "turn")
             if stored:
                 m = stored[-1]
                 known = (m.channel_id or table.game.where_id, m.message_id, "", None)
@@ -329,7 +329,7 @@ class Announcer:
                 await channel.get_partial_message(mid).edit(allowed_mentions=NO_PINGS, **edit)
             except discord.NotFound:
                 self._notices.pop(table_id, None)
-                await self.store.remove_messages(table_id, [mid])
+                await self.store.games.remove_messages(table_id, [mid])
 
     async def _turn_notice(self, table_id: int, seat: int, move: int) -> None:
         """Ping the person to act: a new notice (Show hand button) replaces the old one
@@ -344,7 +344,7 @@ class Announcer:
             if user_id is None or table.seats[seat].is_away or streak is None or streak[1]:
                 return
             streak[1] = True
-            old = await self.store.take_messages(table.id, "turn")
+            old = await self.store.games.take_messages(table.id, "turn")
             self._notices.pop(table.id, None)
             channel = self.channel(table)
             for m in old:
@@ -369,7 +369,7 @@ class Announcer:
                 ),
             )
             self.pings += 1
-            await self.store.add_message(
+            await self.store.games.add_message(
                 table.id, msg.id, kind="turn", channel_id=table.game.where_id
             )
             self._notices[table.id] = (table.game.where_id, msg.id, content, user_id)
@@ -405,11 +405,11 @@ class Announcer:
         msg = await self.bot.get_partial_messageable(channel_id).send(
             text, allowed_mentions=NO_PINGS
         )
-        await self.store.add_message(table.id, msg.id, kind="link", channel_id=channel_id)
+        await self.store.games.add_message(table.id, msg.id, kind="link", channel_id=channel_id)
 
     async def _edit_links(self, at: Moment, text: str) -> None:
         """Edit the table's link line in the channel (the table was cancelled)."""
-        for m in await self.store.messages(at.table_id, "link"):
+        for m in await self.store.games.messages(at.table_id, "link"):
             channel = self.bot.get_partial_messageable(m.channel_id or at.game.channel_id)
             with contextlib.suppress(discord.NotFound):
                 await channel.get_partial_message(m.message_id).edit(
@@ -439,7 +439,9 @@ class Announcer:
         only marked (:meth:`_already_posted`), so the result is posted exactly once.
         """
         try:
-            pending = await self.store.pending_announcements(game_id=game_id, limit=500)
+            pending = await self.store.announcements.pending_announcements(
+                game_id=game_id, limit=500
+            )
         except Exception:
             log.exception("could not read the pending announcements")
             return
@@ -450,7 +452,7 @@ class Announcer:
             if gid is None:
                 for ann in anns:  # nothing of ours makes these; do not keep them forever
                     log.warning("announcement %s (%s) has no table; dropped", ann.id, ann.kind)
-                    await self.store.mark_announced(ann.id)
+                    await self.store.announcements.mark_announced(ann.id)
                 continue
             async with self._notice_lock(gid):
                 await self._post_game(gid, anns)
@@ -464,7 +466,7 @@ class Announcer:
         if table.status == "finished" and table.summary is None:
             match_id = next((a.match_id for a in anns if a.match_id is not None), None)
             if match_id is not None:
-                table.summary = await self.store.get_match(match_id, with_records=False)
+                table.summary = await self.store.matches.get_match(match_id, with_records=False)
         self.closed.setdefault(table.id, table)
         while len(self.closed) > 100:
             self.closed.pop(next(iter(self.closed)))
@@ -490,7 +492,7 @@ class Announcer:
                 return
             self._announced.add(ann.id)
             self._failures.pop(ann.id, None)
-            await self.store.mark_announced(ann.id)
+            await self.store.announcements.mark_announced(ann.id)
 
     async def _post_announcement(self, table: Table, ann: PendingAnnouncement) -> None:
         lang = table_language(table)
@@ -507,7 +509,7 @@ class Announcer:
         if ann.kind == "result":
             channel = self.channel(table)
         else:
-            links = await self.store.messages(table.id, "link")
+            links = await self.store.games.messages(table.id, "link")
             if links:  # a line about this table is already in the channel: it says the result
                 for m in links:
                     where = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)

@@ -239,7 +239,7 @@ class BatakCog(
         # One table per host: a second /batak new meanwhile (30 at once, say) is
         # answered at once, before anything is made; the store's unique key holds too.
         async with self.service.opening(guild_id, user.id):
-            g = await self.store.get_guild_settings(guild_id)
+            g = await self.store.guild_settings.get_guild_settings(guild_id)
             threaded = await self.access.where_to_open(
                 interaction, g.use_threads and isinstance(channel, discord.TextChannel)
             )
@@ -409,7 +409,7 @@ class BatakCog(
         except ServiceError as exc:
             if exc.key != "error.daily_done":
                 raise
-            result = await self.store.daily_result(guild_id, user.id)
+            result = await self.store.daily.daily_result(guild_id, user.id)
             if result is None or result.score is None:
                 raise
             score = result.score
@@ -467,7 +467,7 @@ class BatakCog(
             if here is not None:
                 await send(interaction, rules_text(here.rules, lang, table=here.id))
                 return
-            name = (await self.store.get_guild_settings(interaction.guild_id)).preset
+            name = (await self.store.guild_settings.get_guild_settings(interaction.guild_id)).preset
         await send(interaction, rules_text(name, lang))
 
     def _rules_table(self, interaction: discord.Interaction[Any]) -> Table | None:

@@ -258,10 +258,10 @@ class Hands:
     async def _daily_result_text(self, table: Table, lang: str) -> str:
         match = table.match
         assert match is not None
-        result = await self.store.daily_result(
+        result = await self.store.daily.daily_result(
             table.game.guild_id, table.game.host_id, day=table.settings.day
         )
-        board = await self.store.daily_leaderboard(
+        board = await self.store.daily.daily_leaderboard(
             table.game.guild_id, day=table.settings.day, limit=50
         )
         rank = next((r.rank for r in board if r.user_id == table.game.host_id), None)

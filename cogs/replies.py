@@ -42,7 +42,7 @@ class Languages:
             return UserSettings(0)
         found = self._people.get(user_id)
         if found is None:
-            found = await self.store.get_user_settings(user_id)
+            found = await self.store.user_settings.get_user_settings(user_id)
             if len(self._people) > 10_000:
                 self._people.clear()
             self._people[user_id] = found
@@ -70,7 +70,7 @@ class Languages:
             return lang
         default = self._unset.get(guild_id)
         if default is None:
-            g = await self.store.get_guild_settings(guild_id)
+            g = await self.store.guild_settings.get_guild_settings(guild_id)
             if g.updated_at is not None:  # the server chose its settings
                 self._languages[guild_id] = g.language
                 return g.language

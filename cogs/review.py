@@ -154,7 +154,7 @@ class Reviews:
         found = self._from_tables(interaction, lang, deal)
         if found is not None:
             return found
-        recent = await self.store.recent_matches(guild_id, user_key(user_id), limit=1)
+        recent = await self.store.matches.recent_matches(guild_id, user_key(user_id), limit=1)
         if recent:
             return await self._from_match(interaction, lang, guild_id, recent[0].id, deal)
         daily = await self._from_daily(guild_id, user_id, lang, deal)
@@ -200,7 +200,7 @@ class Reviews:
         match_id: int,
         deal: int | None,
     ) -> FoundDeal:
-        summary = await self.store.get_match(match_id)
+        summary = await self.store.matches.get_match(match_id)
         if summary is None or summary.guild_id != guild_id or not summary.records:
             raise ServiceError("error.no_match", id=match_id)
         record, number = _pick(list(summary.records), deal)
@@ -218,7 +218,7 @@ class Reviews:
         self, guild_id: int, user_id: int, lang: str, deal: int | None, day: str | None = None
     ) -> FoundDeal | None:
         """The person's own finished daily match of ``day`` (default today)."""
-        result = await self.store.daily_result(guild_id, user_id, day=day)
+        result = await self.store.daily.daily_result(guild_id, user_id, day=day)
         if result is None or not result.finished:
             return None
         records = list((result.details or {}).get("records") or [])
@@ -246,7 +246,7 @@ class Reviews:
         table = self.service.tables.get(table_id) or self.service.finished.get(table_id)
         if table is None:
             try:
-                game = await self.store.load_game(table_id)
+                game = await self.store.games.load_game(table_id)
             except Exception as exc:
                 raise ServiceError("error.no_deal") from exc
             settings = TableSettings.from_dict(game.settings)
@@ -269,7 +269,7 @@ class Reviews:
         """A daily deal of today only for someone who has finished today's daily."""
         if found.daily_day is None:
             return
-        mine = await self.store.daily_result(guild_id, user_id, day=found.daily_day)
+        mine = await self.store.daily.daily_result(guild_id, user_id, day=found.daily_day)
         if mine is None or not mine.finished:
             raise ServiceError("error.daily_spoiler")
 
@@ -390,11 +390,11 @@ class Reviews:
     async def _compare(self, interaction: discord.Interaction[Any], day: str) -> None:
         lang = await self.languages.of(interaction)
         guild_id = guild_of(interaction)
-        mine = await self.store.daily_result(guild_id, interaction.user.id, day=day)
+        mine = await self.store.daily.daily_result(guild_id, interaction.user.id, day=day)
         if mine is None or not mine.finished:
             raise ServiceError("daily.compare_locked")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        results = await self.store.daily_leaderboard(guild_id, day=day, limit=25)
+        results = await self.store.daily.daily_leaderboard(guild_id, day=day, limit=25)
         played = [(r, list((r.details or {}).get("records") or [])) for r in results]
         played = [(r, recs) for r, recs in played if recs]
         if not played:

@@ -119,12 +119,12 @@ class SettingsCommands(commands.Cog):
             changes["casual_hints"] = hints
         if changes:
             try:
-                g = await self.store.update_guild_settings(guild_id, **changes)
+                g = await self.store.guild_settings.update_guild_settings(guild_id, **changes)
             except InvalidSettingError as exc:
                 raise ServiceError("error.bad_setting", reason=str(exc)) from exc
             self.languages.remember(guild_id, g.language)
         else:
-            g = await self.store.get_guild_settings(guild_id)
+            g = await self.store.guild_settings.get_guild_settings(guild_id)
         lang = await self.languages.of(interaction)
         text = settings_text(g, lang)
         if changes:
@@ -175,7 +175,7 @@ class SettingsCommands(commands.Cog):
         uid = interaction.user.id
         if changes:
             try:
-                me = await self.store.update_user_settings(uid, **changes)
+                me = await self.store.user_settings.update_user_settings(uid, **changes)
             except InvalidSettingError as exc:
                 raise ServiceError("error.bad_setting", reason=str(exc)) from exc
             self.languages.remember_personal(me)

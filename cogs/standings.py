@@ -74,7 +74,7 @@ class StandingsCommands(commands.Cog):
         await defer_public(interaction)
         lang = await self.languages.of(interaction)
         if by == "daily":
-            daily = await self.store.daily_leaderboard(guild_id, limit=10)
+            daily = await self.store.daily.daily_leaderboard(guild_id, limit=10)
             if not daily:
                 await send(interaction, t("leaderboard.daily_empty", lang), ephemeral=False)
                 return
@@ -85,10 +85,12 @@ class StandingsCommands(commands.Cog):
             await send(interaction, text, ephemeral=False, files=files_of(pic))
             return
         # People only; the computer levels on a line apart (their own ranks).
-        rows = await self.store.leaderboard(
+        rows = await self.store.standings.leaderboard(
             guild_id, by=by, period=period, limit=10, include_bots=False
         )
-        bots = await self.store.leaderboard(guild_id, by=by, period=period, limit=3, bots_only=True)
+        bots = await self.store.standings.leaderboard(
+            guild_id, by=by, period=period, limit=3, bots_only=True
+        )
         if not rows and not bots:
             await send(interaction, t("leaderboard.empty", lang), ephemeral=False)
             return
@@ -114,8 +116,10 @@ class StandingsCommands(commands.Cog):
         await defer_public(interaction)
         lang = await self.languages.of(interaction)
         key = user_key(who.id)
-        overall = await self.store.player_stats(guild_id, key, include_bots=False)
-        month = await self.store.player_stats(guild_id, key, period="month", include_bots=False)
+        overall = await self.store.standings.player_stats(guild_id, key, include_bots=False)
+        month = await self.store.standings.player_stats(
+            guild_id, key, period="month", include_bots=False
+        )
         if overall is None:
             await send(
                 interaction,
@@ -147,7 +151,7 @@ class StandingsCommands(commands.Cog):
         if match is not None:
             await self._one_match(interaction, guild_id, match, lang)
             return
-        matches = await self.store.recent_matches(guild_id, user_key(who.id), limit=10)
+        matches = await self.store.matches.recent_matches(guild_id, user_key(who.id), limit=10)
         if not matches:
             await send(interaction, t("history.none", lang, name=safe_name(display_name(who))))
             return
@@ -158,7 +162,7 @@ class StandingsCommands(commands.Cog):
             matches, seat_names, who.id, display_name(who), lang, looks
         )
         pic = await pictures.draw(drawing)
-        jsonl = await self.store.match_records_jsonl([m.id for m in matches])
+        jsonl = await self.store.matches.match_records_jsonl([m.id for m in matches])
         files = files_of(pic)
         files.append(discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-{who.id}.jsonl"))
         await send(interaction, text, files=files)
@@ -167,11 +171,11 @@ class StandingsCommands(commands.Cog):
         self, interaction: discord.Interaction[Any], guild_id: int, match_id: int, lang: str
     ) -> None:
         """One match of this server, deal by deal, with its records attached."""
-        found = await self.store.get_match(match_id)
+        found = await self.store.matches.get_match(match_id)
         if found is None or found.guild_id != guild_id:
             raise ServiceError("error.no_match", id=match_id)
         names = (await seat_names_of(self.bot, interaction, [found], lang))[found.id]
         text = match_deals_text(found, names, lang)
-        jsonl = await self.store.match_records_jsonl([found.id])
+        jsonl = await self.store.matches.match_records_jsonl([found.id])
         files = [discord.File(io.BytesIO(jsonl.encode()), filename=f"batak-match-{found.id}.jsonl")]
         await send(interaction, text, files=files)

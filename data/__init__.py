@@ -4,20 +4,27 @@ SQLite (one process) or PostgreSQL (several processes).
 
     store = await Store.open()          # $DATABASE_URL, else $DATABASE_PATH, else
                                         # DEFAULT_PATH (data/batak.sqlite3)
-    game = await store.create_game(guild_id, channel_id, host_id, settings, seats=seats)
-    move = await store.append_action(game.id, game.move, "bid 5", seat=1, phase="auction",
-                                     to_act=2)
-    summary = await store.record_match(guild_id, seats, records, rules=rules,
-                                       game_id=game.id, announcements=[Announcement("result")])
-    for a in await store.pending_announcements():    # post, then
-        await store.mark_announced(a.id)
+    game = await store.games.create_game(guild_id, channel_id, host_id, settings,
+                                         seats=seats)
+    move = await store.games.append_action(game.id, game.move, "bid 5", seat=1,
+                                           phase="auction", to_act=2)
+    summary = await store.matches.record_match(guild_id, seats, records, rules=rules,
+                                               game_id=game.id,
+                                               announcements=[Announcement("result")])
+    for a in await store.announcements.pending_announcements():    # post, then
+        await store.announcements.mark_announced(a.id)
+
+The store is built from parts, one per kind of record (``store.games``,
+``store.matches``, ``store.standings``, ``store.daily``, ``store.announcements``,
+``store.guild_settings``, ``store.user_settings``, ``store.maintenance``,
+``store.locks``), each a plain object holding the one ``Database`` (``data.base``).
 
 A damaged file raises ``DatabaseDamagedError`` at open (exit with ``EXIT_DATABASE_DAMAGED``).
 
 Several processes on one PostgreSQL database: ``append_action`` is a compare-and-set under
 the table row's lock, so two writers never both apply a move; ``async with
-store.table_lock(game_id):`` also keeps other processes out of a table while one loads,
-decides and appends (an advisory lock, released with the connection if the process dies).
+store.locks.table_lock(game_id):`` also keeps other processes out of a table while one
+loads, decides and appends (an advisory lock, released with the connection if the process dies).
 On PostgreSQL the store holds a pool of up to ``pool_size`` connections
 (``Store.open(url, pool_size=...)``, the bot's ``DATABASE_POOL_SIZE``).
 """

@@ -53,11 +53,11 @@ async def _info(path: str, migrate_only: bool) -> None:
             else "SELECT count(*) FROM information_schema.tables "
             "WHERE table_schema = current_schema() AND table_name = ?"
         )
-        async with store._read():
+        async with store.database.read():
             for table in TABLES:
-                exists = await store._scalar(catalog, (table,))
+                exists = await store.database.scalar(catalog, (table,))
                 if exists:
-                    n = await store._scalar(f"SELECT count(*) FROM {table}")
+                    n = await store.database.scalar(f"SELECT count(*) FROM {table}")
                     print(f"  {table:<15} {n:>10,}")
     finally:
         await store.close()

@@ -13,12 +13,17 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .base import Connection, Row, StoreBase, _dumps, _iso
+from .base import Connection, Database, Row, _dumps, _iso
 from .models import Announcement, PendingAnnouncement
 
 
-class AnnouncementStore(StoreBase):
-    async def _enqueue(
+class AnnouncementStore:
+    """Announcements waiting to be posted (``store.announcements``)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def enqueue(
         self,
         db: Connection,
         guild_id: int,
@@ -29,7 +34,7 @@ class AnnouncementStore(StoreBase):
         at: str | None = None,
     ) -> list[int]:
         """Add announcements inside the caller's transaction; their ids, in order."""
-        when = at or _iso(self._now())
+        when = at or _iso(self.database.now())
         ids = []
         for a in announcements:
             if not isinstance(a, Announcement):
@@ -46,8 +51,8 @@ class AnnouncementStore(StoreBase):
         self, guild_id: int, announcements: Sequence[Announcement], *, game_id: int | None = None
     ) -> list[int]:
         """Store announcements on their own (for events without a result to record)."""
-        async with self._tx() as db:
-            return await self._enqueue(db, guild_id, announcements, game_id=game_id)
+        async with self.database.tx() as db:
+            return await self.enqueue(db, guild_id, announcements, game_id=game_id)
 
     @staticmethod
     def _pending(r: Row) -> PendingAnnouncement:
@@ -77,15 +82,15 @@ class AnnouncementStore(StoreBase):
             where.append("game_id = ?")
             args.append(game_id)
         sql = f"SELECT * FROM announcements WHERE {' AND '.join(where)} ORDER BY id LIMIT ?"
-        async with self._read() as db, db.execute(sql, (*args, limit)) as cur:
+        async with self.database.read() as db, db.execute(sql, (*args, limit)) as cur:
             return [self._pending(r) for r in await cur.fetchall()]
 
     async def mark_announced(self, announcement_id: int) -> bool:
         """Record that an announcement was posted. True the first time; False when it
         was already marked or does not exist (so two posters can tell who won)."""
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             cur = await db.execute(
                 "UPDATE announcements SET announced_at = ? WHERE id = ? AND announced_at IS NULL",
-                (_iso(self._now()), announcement_id),
+                (_iso(self.database.now()), announcement_id),
             )
             return bool(cur.rowcount == 1)

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, Protocol, TypeAlias
 
 import aiosqlite
 import asyncpg
@@ -155,43 +155,43 @@ class _Pending:
         return None
 
 
-class Connection:
+class Connection(Protocol):
     """The one place where the two backends differ at the level of a statement.
 
     The store's queries are written once, with ``?`` placeholders and SQL that both
     SQLite (3.35+) and PostgreSQL understand (``ON CONFLICT ... DO UPDATE``,
-    ``RETURNING``, partial indexes, window functions); this adapter numbers the
-    placeholders for PostgreSQL, runs the statement and hands back a ``Cursor``.
+    ``RETURNING``, partial indexes, window functions); an adapter
+    (``SqliteConnection``, ``PostgresConnection``) numbers the placeholders for
+    PostgreSQL, runs the statement and hands back a ``Cursor``.
     """
 
-    dialect: Dialect
+    @property
+    def dialect(self) -> Dialect: ...
 
-    def execute(self, sql: str, args: Sequence[Any] = ()) -> _Pending:
-        return _Pending(self._run(sql, args))
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> _Pending: ...
 
-    async def _run(self, sql: str, args: Sequence[Any]) -> Cursor:
-        raise NotImplementedError
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        raise NotImplementedError
-
-    async def close(self) -> None:
-        raise NotImplementedError
+    async def close(self) -> None: ...
 
     @property
-    def in_transaction(self) -> bool:
-        raise NotImplementedError
+    def in_transaction(self) -> bool: ...
 
     def is_unique_violation(self, exc: BaseException, table: str, column: str) -> bool:
         """Whether ``exc`` is a failed UNIQUE constraint on ``table.column``."""
-        raise NotImplementedError
+        ...
 
 
-class SqliteConnection(Connection):
-    dialect: Dialect = "sqlite"
+class SqliteConnection:
+    """A ``Connection`` on aiosqlite's connection."""
+
+    dialect: Final[Dialect] = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.raw = db
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> _Pending:
+        return _Pending(self._run(sql, args))
 
     async def _run(self, sql: str, args: Sequence[Any]) -> Cursor:
         async with self.raw.execute(sql, args) as cur:
@@ -219,13 +219,18 @@ _RETURNS_ROWS: Final = re.compile(r"^\s*(SELECT|WITH|SHOW)\b|\bRETURNING\b", re.
 PgRaw: TypeAlias = "asyncpg.Connection | PoolConnectionProxy[asyncpg.Record]"
 
 
-class PostgresConnection(Connection):
-    dialect: Dialect = "postgresql"
+class PostgresConnection:
+    """A ``Connection`` on an asyncpg connection (its own, or one lent by a pool)."""
+
+    dialect: Final[Dialect] = "postgresql"
 
     def __init__(self, db: PgRaw, numbered: dict[str, str] | None = None) -> None:
         self.raw = db
         # placeholders numbered once per statement text (shared by a pool's connections)
         self._numbered: dict[str, str] = {} if numbered is None else numbered
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> _Pending:
+        return _Pending(self._run(sql, args))
 
     def _sql(self, sql: str) -> str:
         out = self._numbered.get(sql)
@@ -281,8 +286,9 @@ class _Lease:
         self.tables = 0
 
 
-class StoreBase:
-    """The connection(s) and their transactions; the per-concern stores build on it.
+class Database:
+    """The connection(s) and their transactions, the clock and the dialect: the core
+    that every part of the store (``data.store.Store.games``, ``.matches``, ...) holds.
 
     SQLite: one connection, and an asyncio lock so that the coroutines sharing it never
     interleave inside each other's transactions. PostgreSQL: a pool of connections
@@ -292,8 +298,8 @@ class StoreBase:
 
     Writes: on SQLite ``BEGIN IMMEDIATE`` takes the file's one write lock, so a
     transaction's reads stay true until it commits. On PostgreSQL (READ COMMITTED)
-    a write transaction locks what its checks read instead: ``_game_row`` inside
-    ``_tx`` is ``SELECT ... FOR UPDATE`` (the table's row), and ``_key_lock`` takes a
+    a write transaction locks what its checks read instead: ``game_row`` inside
+    ``tx`` is ``SELECT ... FOR UPDATE`` (the table's row), and ``key_lock`` takes a
     transaction-scoped advisory lock for checks on rows that may not exist yet.
     """
 
@@ -308,20 +314,18 @@ class StoreBase:
         if (db is None) == (pool is None):
             raise ValueError("a store has one connection (SQLite) or a pool (PostgreSQL)")
         self.path = path
-        self._clock = clock
-        self._sleep = sleep
+        self.clock = clock  # what "now" is (tests and the bench pass their own)
+        self.sleep = sleep  # what waits between retries (tests pass a fake)
         self._lock = asyncio.Lock()
-        self._pool = pool
+        self.pool = pool
         self._dialect: Dialect = db.dialect if db is not None else "postgresql"
         # SQLite: the one connection, under self._lock, used by every task
         self._sole = None if db is None else _Lease(db, self._lock)
         # PostgreSQL: the connection this task (and the tasks it starts) holds, if any
-        self._bound: contextvars.ContextVar[_Lease | None] = contextvars.ContextVar(
+        self.bound: contextvars.ContextVar[_Lease | None] = contextvars.ContextVar(
             f"store connection {id(self):x}", default=None
         )
         self._numbered: dict[str, str] = {}
-        self._table_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, users
-        self.schema_version = 0
         self.busy_retries = 0  # transactions started again after "database is locked"
 
     @property
@@ -330,57 +334,57 @@ class StoreBase:
         return self._dialect
 
     @property
-    def _db(self) -> Connection:
+    def conn(self) -> Connection:
         """The connection of the running transaction or read (SQLite: the only one)."""
-        lease = self._sole or self._bound.get()
+        lease = self._sole or self.bound.get()
         if lease is None or not lease.open:
-            raise RuntimeError("a pooled store's connection is used inside _tx / _read only")
+            raise RuntimeError("a pooled store's connection is used inside tx / read only")
         return lease.conn
 
     @property
-    def _in_write(self) -> bool:
-        lease = self._sole or self._bound.get()
+    def in_write(self) -> bool:
+        lease = self._sole or self.bound.get()
         return lease is not None and lease.open and lease.in_write
 
-    def _now(self) -> datetime:
-        return _utc(self._clock())
+    def now(self) -> datetime:
+        return _utc(self.clock())
 
-    async def _scalar(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        async with self._db.execute(sql, args) as cur:
+    async def scalar(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        async with self.conn.execute(sql, args) as cur:
             row = await cur.fetchone()
         return None if row is None else row[0]
 
-    async def _scalar_row(self, sql: str, args: Sequence[Any]) -> Row | None:
-        async with self._db.execute(sql, args) as cur:
+    async def scalar_row(self, sql: str, args: Sequence[Any]) -> Row | None:
+        async with self.conn.execute(sql, args) as cur:
             return await cur.fetchone()
 
-    def _pg_lease(self, raw: PgRaw) -> _Lease:
+    def pg_lease(self, raw: PgRaw) -> _Lease:
         return _Lease(PostgresConnection(raw, self._numbered))
 
     @asynccontextmanager
-    async def _use(self) -> AsyncIterator[_Lease]:
+    async def use(self) -> AsyncIterator[_Lease]:
         """A connection for one transaction or read, held alone while it runs: SQLite's
         one connection; on PostgreSQL the one this task holds (its table lock's), else
         one borrowed from the pool and given back afterwards."""
-        lease = self._sole or self._bound.get()
+        lease = self._sole or self.bound.get()
         if lease is not None:
             async with lease.lock:
                 if lease.open:  # a table lock may have given it back while we waited
                     yield lease
                     return
-        assert self._pool is not None
-        async with self._pool.acquire() as raw:
-            lease = self._pg_lease(raw)
-            token = self._bound.set(lease)
+        assert self.pool is not None
+        async with self.pool.acquire() as raw:
+            lease = self.pg_lease(raw)
+            token = self.bound.set(lease)
             try:
                 async with lease.lock:
                     yield lease
             finally:
                 lease.open = False
-                self._bound.reset(token)
+                self.bound.reset(token)
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[Connection]:
+    async def tx(self) -> AsyncIterator[Connection]:
         """One write transaction, rolled back on any error.
 
         SQLite: ``BEGIN IMMEDIATE ... COMMIT``. aiosqlite runs the statements of a
@@ -388,9 +392,9 @@ class StoreBase:
         ROLLBACK queued here runs after whatever was already sent, and the connection
         never stays in a transaction. PostgreSQL: ``BEGIN ... COMMIT`` (READ COMMITTED).
         """
-        async with self._use() as lease:
+        async with self.use() as lease:
             try:
-                await self._begin("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
+                await self.begin("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
                 lease.in_write = True
                 yield lease.conn
                 await lease.conn.execute("COMMIT")
@@ -401,29 +405,29 @@ class StoreBase:
                 lease.in_write = False
 
     @asynccontextmanager
-    async def _snapshot(self) -> AsyncIterator[Connection]:
+    async def snapshot(self) -> AsyncIterator[Connection]:
         """A read transaction: several SELECTs that see one state of the database."""
         begin = (
             "BEGIN"
             if self.dialect == "sqlite"
             else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         )
-        async with self._use() as lease:
+        async with self.use() as lease:
             try:
-                await self._begin(begin)
+                await self.begin(begin)
                 yield lease.conn
                 await lease.conn.execute("COMMIT")
             except BaseException:
                 await self._rollback()
                 raise
 
-    async def _begin(self, sql: str) -> None:
+    async def begin(self, sql: str) -> None:
         """Start a transaction; when another connection holds the lock past the busy
         timeout, wait and try again (safe: nothing of ours has run yet). Also for other
         statements that are safe to repeat (switching the journal mode)."""
         for delay in (*RETRY_DELAYS, None):
             try:
-                await self._db.execute(sql)
+                await self.conn.execute(sql)
                 return
             except sqlite3.OperationalError as exc:
                 if not is_busy(exc):
@@ -436,46 +440,61 @@ class StoreBase:
                     ) from exc
                 self.busy_retries += 1
                 log.warning("%s is locked (%s); trying again in %g s", self.path, exc, delay)
-                await self._sleep(delay)
+                await self.sleep(delay)
 
     async def _rollback(self) -> None:
         if self.dialect == "sqlite":
             # OperationalError: no transaction was open (BEGIN failed, or COMMIT went through)
             with contextlib.suppress(sqlite3.OperationalError):
-                await self._db.execute("ROLLBACK")
+                await self.conn.execute("ROLLBACK")
         else:
             # Unconditionally, as on SQLite: a cancelled BEGIN may still be on its way to
             # the server, so "not in a transaction" now does not mean it stays so. A
             # ROLLBACK outside a transaction is only a warning.
-            await self._db.execute("ROLLBACK")
+            await self.conn.execute("ROLLBACK")
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Connection]:
-        async with self._use() as lease:
+    async def read(self) -> AsyncIterator[Connection]:
+        async with self.use() as lease:
             yield lease.conn
 
-    async def _key_lock(self, *key: object) -> None:
-        """Inside ``_tx``: on PostgreSQL, hold an advisory lock on ``key`` until the
+    async def key_lock(self, *key: object) -> None:
+        """Inside ``tx``: on PostgreSQL, hold an advisory lock on ``key`` until the
         transaction ends, so a check for a row that does not exist yet (the host's open
         table, the player's daily try) stays true until our insert. SQLite's write
         lock already covers it."""
         if self.dialect == "postgresql":
-            await self._db.execute(
+            await self.conn.execute(
                 "SELECT pg_advisory_xact_lock(?, hashtext(?))", (LOCK_KEY, repr(key))
             )
 
-    async def _game_row(self, game_id: int) -> Row:
+    async def game_row(self, game_id: int) -> Row:
         sql = "SELECT * FROM games WHERE id = ?"
-        if self._in_write and self.dialect == "postgresql":
+        if self.in_write and self.dialect == "postgresql":
             sql += " FOR UPDATE"  # the table's row stays ours until the commit
-        async with self._db.execute(sql, (game_id,)) as cur:
+        async with self.conn.execute(sql, (game_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             raise GameNotFoundError(f"no game {game_id}")
         return row
 
-    async def _open_row(self, game_id: int) -> Row:
-        row = await self._game_row(game_id)
+    async def open_row(self, game_id: int) -> Row:
+        row = await self.game_row(game_id)
         if row["status"] not in OPEN_STATUSES:
             raise GameClosedError(f"game {game_id} is {row['status']}")
         return row
+
+    async def close(self, pool_wait: float) -> None:
+        """Close the connection (SQLite: once the running transaction is done); on
+        PostgreSQL the pool, once the connections lent out are back, or after
+        ``pool_wait`` seconds (then it drops them)."""
+        if self.pool is None:
+            assert self._sole is not None
+            async with self._lock:
+                await self._sole.conn.close()
+            return
+        try:
+            await asyncio.wait_for(self.pool.close(), pool_wait)
+        except TimeoutError:
+            log.warning("%s: connections still in use after %g s; closed", self.path, pool_wait)
+            self.pool.terminate()

@@ -47,10 +47,10 @@ async def bench_actions(path: Path | str, n: int) -> dict[str, float]:
     store = await Store.open(path, housekeeping=None)
     try:
         seats = [Seat.human(1000 + i) for i in range(4)]
-        game = await store.create_game(
+        game = await store.games.create_game(
             1, 2, 1000, {"rules": STANDARD_RULES, "seed": 7}, seats=seats
         )
-        await store.start_game(game.id, phase="auction", to_act=1)
+        await store.games.start_game(game.id, phase="auction", to_act=1)
         rng = random.Random(1)
         rec = synthetic_record(rng)
         snapshot = {"hands": rec["hands"], "tricks": rec["tricks"][:3], "totals": [0, 0, 0, 0]}
@@ -58,7 +58,7 @@ async def bench_actions(path: Path | str, n: int) -> dict[str, float]:
         move = 0
         for i in range(n):
             t0 = time.perf_counter()
-            move = await store.append_action(
+            move = await store.games.append_action(
                 game.id,
                 move,
                 f"play {DECK[i % 52]}",
@@ -68,11 +68,11 @@ async def bench_actions(path: Path | str, n: int) -> dict[str, float]:
                 snapshot=snapshot,
             )
             times.append((time.perf_counter() - t0) * 1000)
-        loaded = await store.load_game(game.id)
+        loaded = await store.games.load_game(game.id)
         assert len(loaded.actions) == n
         t0 = time.perf_counter()
         for _ in range(20):
-            await store.load_game(game.id)
+            await store.games.load_game(game.id)
         load_ms = (time.perf_counter() - t0) * 1000 / 20
     finally:
         await store.close()
@@ -97,17 +97,17 @@ async def bench_match_size(path: Path, n: int = 12) -> dict[str, float]:
     games = []
     try:
         for i in range(n):
-            g = await store.create_game(
+            g = await store.games.create_game(
                 1, 2, 1000 + i, {"rules": rules.to_dict(), "seed": i}, seats=seats
             )  # 12 tables open at once: each has its own host
             m = Match(rules, i)
-            await store.start_game(g.id, phase="auction", to_act=m.to_act)
+            await store.games.start_game(g.id, phase="auction", to_act=m.to_act)
             rng = random.Random(i)
             while not m.is_over:
                 seat = m.to_act
                 a = rng.choice(m.legal_actions())
                 m.apply(a)
-                await store.append_action(
+                await store.games.append_action(
                     g.id,
                     m.move_number - 1,
                     format_action(a),
@@ -120,7 +120,7 @@ async def bench_match_size(path: Path, n: int = 12) -> dict[str, float]:
             games.append((g.id, m))
         sizes.append(_file_size(path, checkpoint=True))
         for gid, m in games:
-            await store.record_match(
+            await store.matches.record_match(
                 1,
                 seats,
                 [d.to_record() for d in m.finished],
@@ -131,9 +131,9 @@ async def bench_match_size(path: Path, n: int = 12) -> dict[str, float]:
                 game_id=gid,
             )
         sizes.append(_file_size(path, checkpoint=True))
-        store._clock = lambda: datetime.now(UTC) + timedelta(days=365)
-        await store.purge_closed_games(30)
-        async with store._db.execute("VACUUM"):
+        store.database.clock = lambda: datetime.now(UTC) + timedelta(days=365)
+        await store.maintenance.purge_closed_games(30)
+        async with store.database.conn.execute("VACUUM"):
             pass
         sizes.append(_file_size(path, checkpoint=True))
     finally:
@@ -280,18 +280,18 @@ async def bench_queries(path: Path, repeats: int = 50) -> dict[str, float]:
     out: dict[str, float] = {}
     try:
         cases: dict[str, Any] = {
-            "leaderboard by rating, all time": lambda: store.leaderboard(1, by="rating"),
-            "leaderboard by wins, all time": lambda: store.leaderboard(1, by="wins"),
-            "leaderboard by rating, a month": lambda: store.leaderboard(
+            "leaderboard by rating, all time": lambda: store.standings.leaderboard(1, by="rating"),
+            "leaderboard by wins, all time": lambda: store.standings.leaderboard(1, by="wins"),
+            "leaderboard by rating, a month": lambda: store.standings.leaderboard(
                 1, by="rating", period="2026-06"
             ),
-            "leaderboard by wins, a month": lambda: store.leaderboard(
+            "leaderboard by wins, a month": lambda: store.standings.leaderboard(
                 1, by="wins", period="2026-06"
             ),
-            "leaderboard, people only": lambda: store.leaderboard(1, include_bots=False),
-            "player stats (with rank)": lambda: store.player_stats(1, user_key(10_001)),
-            "recent matches of a player": lambda: store.recent_matches(1, user_key(10_001)),
-            "recent matches + records": lambda: store.recent_matches(
+            "leaderboard, people only": lambda: store.standings.leaderboard(1, include_bots=False),
+            "player stats (with rank)": lambda: store.standings.player_stats(1, user_key(10_001)),
+            "recent matches of a player": lambda: store.matches.recent_matches(1, user_key(10_001)),
+            "recent matches + records": lambda: store.matches.recent_matches(
                 1, user_key(10_001), with_records=True
             ),
         }
@@ -311,7 +311,7 @@ async def bench_queries(path: Path, repeats: int = 50) -> dict[str, float]:
         times = []
         for _ in range(20):
             t0 = time.perf_counter()
-            await store.record_match(1, seats, recs, rules=STANDARD_RULES)
+            await store.matches.record_match(1, seats, recs, rules=STANDARD_RULES)
             times.append((time.perf_counter() - t0) * 1000)
         out["record a finished match (+ ratings)"] = _pct(times, 0.99)
     finally:
@@ -441,17 +441,17 @@ async def bench_tables(
         for t in range(tables):
             s = stores[t % processes]
             guild = 100_000 * (processes + 10 * pool) + t  # a server per table, new each run
-            g = await s.create_game(guild, 2, 1000, {"seed": t}, seats=seats)
-            await s.start_game(g.id, phase="play", to_act=0)
+            g = await s.games.create_game(guild, 2, 1000, {"seed": t}, seats=seats)
+            await s.games.start_game(g.id, phase="play", to_act=0)
             games.append((s, g.id))
         times: list[float] = []
 
         async def play(s: Store, gid: int) -> None:
             move = 0
             for i in range(moves):
-                async with s.table_lock(gid):
+                async with s.locks.table_lock(gid):
                     t0 = time.perf_counter()
-                    move = await s.append_action(
+                    move = await s.games.append_action(
                         gid,
                         move,
                         f"play {DECK[i % 52]}",
@@ -466,7 +466,7 @@ async def bench_tables(
         await asyncio.gather(*(play(s, gid) for s, gid in games))
         wall = time.perf_counter() - t0
         for s, gid in games[:: max(1, tables // 10)]:
-            assert (await s.load_game(gid)).move == moves
+            assert (await s.games.load_game(gid)).move == moves
     finally:
         for s in stores:
             await s.close()

@@ -10,6 +10,7 @@ from typing import Any
 from .announcements import AnnouncementStore
 from .base import (
     CLOSE_GAME,
+    Database,
     Row,
     _day,
     _dumps,
@@ -22,7 +23,13 @@ from .models import (
 )
 
 
-class DailyStore(AnnouncementStore):
+class DailyStore:
+    """Daily deals and their boards (``store.daily``)."""
+
+    def __init__(self, database: Database, announcements: AnnouncementStore) -> None:
+        self.database = database
+        self.announcements = announcements  # what to post is stored with the result
+
     @staticmethod
     def _daily(r: Row, rank: int | None = None) -> DailyResult:
         return DailyResult(
@@ -50,11 +57,11 @@ class DailyStore(AnnouncementStore):
 
         Raises ``DailyAlreadyPlayedError`` if the player already started or finished it.
         """
-        d = _day(day, self._now())
-        now = _iso(self._now())
-        async with self._tx() as db:
+        d = _day(day, self.database.now())
+        now = _iso(self.database.now())
+        async with self.database.tx() as db:
             # under the write lock, so the answer holds until the insert
-            await self._key_lock("daily", guild_id, d, user_id)
+            await self.database.key_lock("daily", guild_id, d, user_id)
             if await self._has_daily(guild_id, d, user_id):
                 raise DailyAlreadyPlayedError(
                     f"user {user_id} already played the daily match of {d} in guild {guild_id}"
@@ -88,11 +95,11 @@ class DailyStore(AnnouncementStore):
         still open), and ``announcements`` are stored with it: result, closed table and
         what to post about them are durable together.
         """
-        d = _day(day, self._now())
-        now = _iso(self._now())
+        d = _day(day, self.database.now())
+        now = _iso(self.database.now())
         det = None if details is None else _dumps(dict(details))
-        async with self._tx() as db:
-            await self._key_lock("daily", guild_id, d, user_id)
+        async with self.database.tx() as db:
+            await self.database.key_lock("daily", guild_id, d, user_id)
             cur = await db.execute(
                 "UPDATE daily_results SET score = ?, placement = ?, details = ?, "
                 "finished_at = ?, game_id = coalesce(?, game_id) "
@@ -115,13 +122,13 @@ class DailyStore(AnnouncementStore):
                     CLOSE_GAME + " AND status IN ('lobby', 'playing')",
                     ("finished", now, now, game_id),
                 )
-            await self._enqueue(db, guild_id, announcements, game_id=game_id, at=now)
+            await self.announcements.enqueue(db, guild_id, announcements, game_id=game_id, at=now)
         result = await self.daily_result(guild_id, user_id, day=d)
         assert result is not None
         return result
 
     async def _has_daily(self, guild_id: int, day: str, user_id: int) -> bool:
-        found = await self._scalar(
+        found = await self.database.scalar(
             "SELECT 1 FROM daily_results WHERE guild_id = ? AND day = ? AND user_id = ?",
             (guild_id, day, user_id),
         )
@@ -131,9 +138,9 @@ class DailyStore(AnnouncementStore):
         self, guild_id: int, user_id: int, *, day: str | date | None = None
     ) -> DailyResult | None:
         """The player's daily entry for the day (started or finished), or None."""
-        d = _day(day, self._now())
+        d = _day(day, self.database.now())
         async with (
-            self._read() as db,
+            self.database.read() as db,
             db.execute(
                 "SELECT * FROM daily_results WHERE guild_id = ? AND day = ? AND user_id = ?",
                 (guild_id, d, user_id),
@@ -146,9 +153,9 @@ class DailyStore(AnnouncementStore):
         self, guild_id: int, *, day: str | date | None = None, limit: int = 10, offset: int = 0
     ) -> list[DailyResult]:
         """Finished daily results of the day, best score first, with competition ranks."""
-        d = _day(day, self._now())
+        d = _day(day, self.database.now())
         async with (
-            self._read() as db,
+            self.database.read() as db,
             db.execute(
                 "SELECT *, rank() OVER (ORDER BY score DESC) AS place FROM daily_results "
                 "WHERE guild_id = ? AND day = ? AND score IS NOT NULL "

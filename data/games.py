@@ -11,8 +11,8 @@ from .base import (
     CLOSE_GAME,
     KEEP,
     Connection,
+    Database,
     Row,
-    StoreBase,
     _dumps,
     _iso,
     _Keep,
@@ -35,13 +35,18 @@ from .models import (
 )
 
 
-class GameStore(StoreBase):
+class GameStore:
+    """Tables in the lobby or in play (``store.games``)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
     async def _seats(self, game_ids: Sequence[int]) -> dict[int, list[Seat]]:
         out: dict[int, list[Seat]] = {g: list(EMPTY_SEATS) for g in game_ids}
         if not game_ids:
             return out
         marks = ", ".join("?" for _ in game_ids)
-        async with self._db.execute(
+        async with self.database.conn.execute(
             f"SELECT * FROM game_seats WHERE game_id IN ({marks})", tuple(game_ids)
         ) as cur:
             async for r in cur:
@@ -127,25 +132,25 @@ class GameStore(StoreBase):
             raise ValueError(f"a new game's status is one of {OPEN_STATUSES}")
         seat_list = list(seats) if seats else list(EMPTY_SEATS)
         hosted = kind == "table" and any(s.user_id == host_id for s in seat_list)
-        now = _iso(self._now())
-        async with self._tx() as db:
+        now = _iso(self.database.now())
+        async with self.database.tx() as db:
             # Checked under the write lock, so no other writer can slip in between;
             # the unique indexes on (guild_id, hosting) and rematch_of hold regardless.
             if rematch_of is not None:
-                old = await self._game_row(rematch_of)
+                old = await self.database.game_row(rematch_of)
                 if old["status"] != "finished" or old["kind"] != "table":
                     raise ValueError(
                         f"only a finished table can have a rematch; table {rematch_of} is "
                         f"a {old['kind']} that is {old['status']}"
                     )
-                existing = await self._scalar(
+                existing = await self.database.scalar(
                     "SELECT id FROM games WHERE rematch_of = ?", (rematch_of,)
                 )
                 if existing is not None:
                     raise RematchExistsError(rematch_of, int(existing))
             if hosted:
-                await self._key_lock("host", guild_id, host_id)
-                existing = await self._scalar(
+                await self.database.key_lock("host", guild_id, host_id)
+                existing = await self.database.scalar(
                     "SELECT id FROM games WHERE guild_id = ? AND hosting = ?", (guild_id, host_id)
                 )
                 if existing is not None:
@@ -176,15 +181,15 @@ class GameStore(StoreBase):
 
     async def get_game(self, game_id: int) -> Game:
         """The table without its action log. Raises ``GameNotFoundError``."""
-        async with self._snapshot():
-            row = await self._game_row(game_id)
+        async with self.database.snapshot():
+            row = await self.database.game_row(game_id)
             seats = await self._seats([game_id])
         return self._game(row, seats[game_id])
 
     async def load_game(self, game_id: int) -> Game:
         """The table with its whole action log in ``Game.actions`` (one consistent read)."""
-        async with self._snapshot() as db:  # the row, the seats and the log at one moment
-            row = await self._game_row(game_id)
+        async with self.database.snapshot() as db:  # the row, the seats and the log at one moment
+            row = await self.database.game_row(game_id)
             seats = await self._seats([game_id])
             async with db.execute(
                 "SELECT action FROM game_actions WHERE game_id = ? ORDER BY move", (game_id,)
@@ -199,7 +204,7 @@ class GameStore(StoreBase):
     async def action_log(self, game_id: int, since_move: int = 0) -> list[ActionEntry]:
         """The log entries after ``since_move`` (with seat, actor and time)."""
         async with (
-            self._read() as db,
+            self.database.read() as db,
             db.execute(
                 "SELECT move, seat, action, actor, at_ms FROM game_actions "
                 "WHERE game_id = ? AND move > ? ORDER BY move",
@@ -249,7 +254,7 @@ class GameStore(StoreBase):
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.id DESC LIMIT ?"
         args.append(limit)
-        async with self._snapshot() as db:
+        async with self.database.snapshot() as db:
             async with db.execute(sql, args) as cur:
                 rows = list(await cur.fetchall())
             seats = await self._seats([r["id"] for r in rows])
@@ -271,9 +276,9 @@ class GameStore(StoreBase):
         snapshot: Any = KEEP,
     ) -> Game:
         """Lobby -> playing, optionally fixing the final settings (seed, rules) and seats."""
-        now = _iso(self._now())
-        async with self._tx() as db:
-            row = await self._open_row(game_id)
+        now = _iso(self.database.now())
+        async with self.database.tx() as db:
+            row = await self.database.open_row(game_id)
             if row["status"] != "lobby":
                 raise GameClosedError(f"game {game_id} has already started")
             if seats is not None:
@@ -340,7 +345,7 @@ class GameStore(StoreBase):
             if not action or action != action.strip():
                 raise ValueError(f"bad action text {action!r}")
         new_move = expected_move + len(entries)
-        when = self._now()
+        when = self.database.now()
         now = _iso(when)
         now_ms = round(when.timestamp() * 1000)
         sets = "move = ?, phase = ?, to_act = ?, updated_at = ?"
@@ -348,14 +353,14 @@ class GameStore(StoreBase):
         if not isinstance(snapshot, _Keep):
             sets += ", snapshot = ?, snapshot_move = ?"
             args += [None if snapshot is None else _dumps(snapshot), new_move]
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             cur = await db.execute(
                 f"UPDATE games SET {sets} WHERE id = ? AND move = ? "
                 "AND status IN ('lobby', 'playing')",
                 (*args, game_id, expected_move),
             )
             if cur.rowcount != 1:
-                row = await self._open_row(game_id)  # raises for missing / closed games
+                row = await self.database.open_row(game_id)  # raises for missing / closed games
                 raise StaleMoveError(game_id, expected_move, row["move"])
             await db.executemany(
                 "INSERT INTO game_actions (game_id, move, seat, action, actor, at_ms) "
@@ -369,42 +374,42 @@ class GameStore(StoreBase):
 
     async def save_snapshot(self, game_id: int, expected_move: int, snapshot: Any) -> None:
         """Store a snapshot of the state after ``expected_move`` (StaleMoveError if moved on)."""
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             cur = await db.execute(
                 "UPDATE games SET snapshot = ?, snapshot_move = move WHERE id = ? AND move = ?",
                 (None if snapshot is None else _dumps(snapshot), game_id, expected_move),
             )
             if cur.rowcount != 1:
-                row = await self._game_row(game_id)
+                row = await self.database.game_row(game_id)
                 raise StaleMoveError(game_id, expected_move, row["move"])
 
     async def set_game_settings(self, game_id: int, settings: Mapping[str, Any]) -> Game:
         """Replace an open table's settings (e.g. the host changes the preset in the lobby)."""
-        async with self._tx() as db:
-            await self._open_row(game_id)
+        async with self.database.tx() as db:
+            await self.database.open_row(game_id)
             await db.execute(
                 "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
-                (_dumps(dict(settings)), _iso(self._now()), game_id),
+                (_dumps(dict(settings)), _iso(self.database.now()), game_id),
             )
         return await self.get_game(game_id)
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
-        async with self._tx() as db:
-            await self._game_row(game_id)
+        async with self.database.tx() as db:
+            await self.database.game_row(game_id)
             await db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the id of the table's public message."""
-        async with self._tx() as db:
-            await self._game_row(game_id)
+        async with self.database.tx() as db:
+            await self.database.game_row(game_id)
             await db.execute(
                 "UPDATE games SET table_message_id = ? WHERE id = ?", (message_id, game_id)
             )
 
     async def _close(self, game_id: int, status: str) -> Game:
-        now = _iso(self._now())
-        async with self._tx() as db:
-            await self._open_row(game_id)
+        now = _iso(self.database.now())
+        async with self.database.tx() as db:
+            await self.database.open_row(game_id)
             await db.execute(CLOSE_GAME, (status, now, now, game_id))
         return await self.get_game(game_id)
 
@@ -425,8 +430,8 @@ class GameStore(StoreBase):
         Raises ``SeatError`` when the person is already seated, the seat is taken or
         the table is full; ``GameClosedError`` after the start.
         """
-        async with self._tx() as db:
-            row = await self._open_row(game_id)
+        async with self.database.tx() as db:
+            row = await self.database.open_row(game_id)
             if row["status"] != "lobby":
                 raise GameClosedError(f"game {game_id} has already started")
             seats = (await self._seats([game_id]))[game_id]
@@ -456,8 +461,8 @@ class GameStore(StoreBase):
         In the lobby the seat becomes empty (or a computer player if
         ``replace_with_bot`` names a level). In play a replacement is required.
         """
-        async with self._tx() as db:
-            row = await self._open_row(game_id)
+        async with self.database.tx() as db:
+            row = await self.database.open_row(game_id)
             seats = (await self._seats([game_id]))[game_id]
             mine = [i for i, s in enumerate(seats) if s.user_id == user_id]
             if not mine:
@@ -480,8 +485,8 @@ class GameStore(StoreBase):
         holds that (compare-and-set; ``SeatError`` otherwise)."""
         if not 0 <= seat <= 3:
             raise SeatError(f"no seat {seat}")
-        async with self._tx() as db:
-            await self._open_row(game_id)
+        async with self.database.tx() as db:
+            await self.database.open_row(game_id)
             seats = (await self._seats([game_id]))[game_id]
             if expected is not None and (seats[seat].user_id, seats[seat].bot_level) != (
                 expected.user_id,
@@ -499,7 +504,7 @@ class GameStore(StoreBase):
             )
             await self._drop_hosting_if_left(db, game_id)
             await db.execute(
-                "UPDATE games SET updated_at = ? WHERE id = ?", (_iso(self._now()), game_id)
+                "UPDATE games SET updated_at = ? WHERE id = ?", (_iso(self.database.now()), game_id)
             )
         return await self.get_game(game_id)
 
@@ -509,22 +514,22 @@ class GameStore(StoreBase):
         They also hold its "one open table per host" claim, unless they already host
         another open table of the server (that one keeps it). ``SeatError`` when they
         hold no seat."""
-        async with self._tx() as db:
-            row = await self._open_row(game_id)
+        async with self.database.tx() as db:
+            row = await self.database.open_row(game_id)
             seats = (await self._seats([game_id]))[game_id]
             if not any(s.user_id == user_id for s in seats):
                 raise SeatError(f"user {user_id} has no seat at table {game_id}")
             hosting: int | None = None
             if row["kind"] == "table":
-                await self._key_lock("host", row["guild_id"], user_id)
-                other = await self._scalar(
+                await self.database.key_lock("host", row["guild_id"], user_id)
+                other = await self.database.scalar(
                     "SELECT id FROM games WHERE guild_id = ? AND hosting = ? AND id <> ?",
                     (row["guild_id"], user_id, game_id),
                 )
                 hosting = user_id if other is None else None
             await db.execute(
                 "UPDATE games SET host_id = ?, hosting = ?, updated_at = ? WHERE id = ?",
-                (user_id, hosting, _iso(self._now()), game_id),
+                (user_id, hosting, _iso(self.database.now()), game_id),
             )
         return await self.get_game(game_id)
 
@@ -533,13 +538,13 @@ class GameStore(StoreBase):
         self, game_id: int, message_id: int, *, kind: str = "turn", channel_id: int | None = None
     ) -> None:
         """Remember a message posted for a table (a turn notice, ...) to clean it up later."""
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             await db.execute(
                 "INSERT INTO game_messages (game_id, message_id, kind, channel_id, created_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, message_id) DO UPDATE SET "
                 "kind = excluded.kind, channel_id = excluded.channel_id, "
                 "created_at = excluded.created_at",
-                (game_id, message_id, kind, channel_id, _iso(self._now())),
+                (game_id, message_id, kind, channel_id, _iso(self.database.now())),
             )
 
     async def messages(self, game_id: int, kind: str | None = None) -> list[StoredMessage]:
@@ -549,13 +554,13 @@ class GameStore(StoreBase):
             sql += " AND kind = ?"
             args.append(kind)
         async with (
-            self._read() as db,
+            self.database.read() as db,
             db.execute(sql + " ORDER BY created_at, message_id", args) as cur,
         ):
             return [StoredMessage(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
 
     async def remove_messages(self, game_id: int, message_ids: Iterable[int]) -> None:
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             await db.executemany(
                 "DELETE FROM game_messages WHERE game_id = ? AND message_id = ?",
                 [(game_id, m) for m in message_ids],
@@ -563,7 +568,7 @@ class GameStore(StoreBase):
 
     async def take_messages(self, game_id: int, kind: str = "turn") -> list[StoredMessage]:
         """Return and forget the table's messages of a kind (e.g. old turn notices to delete)."""
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             async with db.execute(
                 "SELECT message_id, kind, channel_id, created_at FROM game_messages "
                 "WHERE game_id = ? AND kind = ? ORDER BY created_at, message_id",

@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from .base import (
+    Database,
     Row,
-    StoreBase,
     _iso,
 )
 from .models import (
@@ -17,7 +17,12 @@ from .models import (
 )
 
 
-class SettingsStore(StoreBase):
+class SettingsStore:
+    """Each server's settings (``store.guild_settings``)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
     @staticmethod
     def _settings(guild_id: int, row: Row | None) -> GuildSettings:
         if row is None:
@@ -38,8 +43,8 @@ class SettingsStore(StoreBase):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings, with the defaults for anything never set."""
-        async with self._read():
-            row = await self._scalar_row(
+        async with self.database.read():
+            row = await self.database.scalar_row(
                 "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
         return self._settings(guild_id, row)
@@ -50,13 +55,13 @@ class SettingsStore(StoreBase):
         Raises ``InvalidSettingError`` (nothing changed) for an unknown name or bad value.
         """
         clean = {name: validate_setting(name, value) for name, value in changes.items()}
-        now = _iso(self._now())
+        now = _iso(self.database.now())
         cols = ", ".join(SETTING_NAMES)
         marks = ", ".join("?" for _ in SETTING_NAMES)
         sets = ", ".join(f"{n} = excluded.{n}" for n in SETTING_NAMES)
-        async with self._tx() as db:
-            await self._key_lock("settings", guild_id)
-            row = await self._scalar_row(
+        async with self.database.tx() as db:
+            await self.database.key_lock("settings", guild_id)
+            row = await self.database.scalar_row(
                 "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
             current = self._settings(guild_id, row)
@@ -71,6 +76,6 @@ class SettingsStore(StoreBase):
 
     async def reset_guild_settings(self, guild_id: int) -> GuildSettings:
         """Back to the defaults."""
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             await db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return GuildSettings(guild_id)

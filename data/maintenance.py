@@ -18,7 +18,7 @@ from typing import Final
 
 import asyncpg
 
-from .base import Sleep, StoreBase, _iso
+from .base import Database, Sleep, _iso
 from .models import StoreError
 from .schema import LATEST_VERSION
 
@@ -49,9 +49,13 @@ class Housekeeping:
 DAILY_HOUSEKEEPING: Final = Housekeeping()
 
 
-class MaintenanceStore(StoreBase):
-    _housekeeping_task: asyncio.Task[None] | None = None
-    housekeeping_runs: int = 0  # purges done by the background task (for logs and tests)
+class MaintenanceStore:
+    """Purges, integrity checks and the bot's own records (``store.maintenance``)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self._housekeeping_task: asyncio.Task[None] | None = None
+        self.housekeeping_runs = 0  # purges done by the background task (for logs and tests)
 
     async def purge_closed_games(self, older_than_days: float = 30.0) -> int:
         """Delete finished / cancelled tables closed more than ``older_than_days`` ago,
@@ -61,8 +65,8 @@ class MaintenanceStore(StoreBase):
         only lose the link to the deleted table. Announcements made before the cutoff
         go too, posted or not: one still pending after that long has nowhere to go.
         """
-        cutoff = _iso(self._now() - timedelta(days=older_than_days))
-        async with self._tx() as db:
+        cutoff = _iso(self.database.now() - timedelta(days=older_than_days))
+        async with self.database.tx() as db:
             cur = await db.execute(
                 "DELETE FROM games WHERE status IN ('finished', 'cancelled') AND finished_at < ?",
                 (cutoff,),
@@ -75,10 +79,10 @@ class MaintenanceStore(StoreBase):
         """SQLite: ``PRAGMA integrity_check``: 'ok', or SQLite's list of what is wrong.
         PostgreSQL (which checks its own pages): 'ok' when the server answers and the
         schema is at this code's version, else what is wrong."""
-        async with self._read():
-            if self.dialect == "sqlite":
-                return str(await self._scalar("PRAGMA integrity_check"))
-            version = await self._scalar("SELECT version FROM batak_schema")
+        async with self.database.read():
+            if self.database.dialect == "sqlite":
+                return str(await self.database.scalar("PRAGMA integrity_check"))
+            version = await self.database.scalar("SELECT version FROM batak_schema")
         if version != LATEST_VERSION:
             return f"schema version {version}, expected {LATEST_VERSION}"
         return "ok"
@@ -86,27 +90,29 @@ class MaintenanceStore(StoreBase):
     # ------------------------------------------------------------------ the bot's records
     async def get_bot_state(self, key: str) -> str | None:
         """The value last stored under ``key`` by :meth:`set_bot_state`; None if never."""
-        async with self._read():
-            value = await self._scalar("SELECT value FROM bot_state WHERE key = ?", (key,))
+        async with self.database.read():
+            value = await self.database.scalar("SELECT value FROM bot_state WHERE key = ?", (key,))
         return None if value is None else str(value)
 
     async def set_bot_state(self, key: str, value: str) -> None:
         """Store ``value`` under ``key``, replacing what was there."""
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             await db.execute(
                 "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
                 "updated_at = excluded.updated_at",
-                (key, value, _iso(self._now())),
+                (key, value, _iso(self.database.now())),
             )
 
     # ------------------------------------------------------------------ the schedule
-    def _start_housekeeping(self, policy: Housekeeping, sleep: Sleep) -> None:
+    def start_housekeeping(self, policy: Housekeeping, sleep: Sleep) -> None:
+        """Run ``purge_closed_games`` in the background as ``policy`` says (``Store.open``)."""
         self._housekeeping_task = asyncio.get_running_loop().create_task(
-            self._housekeeping(policy, sleep), name=f"store housekeeping {self.path}"
+            self._housekeeping(policy, sleep), name=f"store housekeeping {self.database.path}"
         )
 
-    async def _stop_housekeeping(self) -> None:
+    async def stop_housekeeping(self) -> None:
+        """Cancel the background purges, if running, and wait for them (``Store.close``)."""
         task, self._housekeeping_task = self._housekeeping_task, None
         if task is None:
             return
@@ -127,7 +133,7 @@ class MaintenanceStore(StoreBase):
                 purged = await self.purge_closed_games(policy.keep_closed_days)
             except (StoreError, sqlite3.Error, asyncpg.PostgresError, OSError):
                 # e.g. the disk is full: the bot keeps running, the next day tries again
-                log.exception("housekeeping of %s failed", self.path)
+                log.exception("housekeeping of %s failed", self.database.path)
                 continue
             self.housekeeping_runs += 1
             if purged:

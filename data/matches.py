@@ -17,6 +17,7 @@ from .announcements import AnnouncementStore
 from .base import (
     CLOSE_GAME,
     Connection,
+    Database,
     _dumps,
     _iso,
     _utc,
@@ -128,7 +129,13 @@ def decode_records(blob: bytes) -> list[dict[str, Any]]:
     return [json.loads(line) for line in zlib.decompress(blob).decode().splitlines() if line]
 
 
-class MatchStore(AnnouncementStore):
+class MatchStore:
+    """Finished matches and the standings update they bring (``store.matches``)."""
+
+    def __init__(self, database: Database, announcements: AnnouncementStore) -> None:
+        self.database = database
+        self.announcements = announcements  # what to post is stored with the result
+
     async def record_match(
         self,
         guild_id: int,
@@ -176,23 +183,25 @@ class MatchStore(AnnouncementStore):
         places = placements_of(totals, winners, partnership=partnership)
         keys = [s.player_key for s in seats]
         preset = str(rules.get("preset", "standard"))
-        when = self._now() if finished_at is None else _utc(finished_at)
+        when = self.database.now() if finished_at is None else _utc(finished_at)
         at = _iso(when)
         month = when.strftime("%Y-%m")
         stats = [seat_stats(records, s) for s in range(4)]
         blob = encode_records(records)
 
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             if game_id is not None:
                 # under the write lock: a second call sees the first one's match
-                first = await self._scalar("SELECT id FROM matches WHERE game_id = ?", (game_id,))
+                first = await self.database.scalar(
+                    "SELECT id FROM matches WHERE game_id = ?", (game_id,)
+                )
                 if first is not None:
                     raise AlreadyRecordedError(
                         f"game {game_id} was already recorded as match {first}",
                         game_id=game_id,
                         match_id=int(first),
                     )
-                await self._open_row(game_id)
+                await self.database.open_row(game_id)
             try:
                 cur = await db.execute(
                     insert_sql("matches", MATCH_COLUMNS) + " RETURNING id",
@@ -223,7 +232,7 @@ class MatchStore(AnnouncementStore):
                 "INSERT INTO match_records (match_id, jsonl_z) VALUES (?, ?)", (match_id, blob)
             )
             # ratings are read, then written: one match of the server at a time
-            await self._key_lock("standings", guild_id)
+            await self.database.key_lock("standings", guild_id)
             uniq = sorted(set(keys))
             marks = ", ".join("?" for _ in uniq)
             async with db.execute(
@@ -290,7 +299,7 @@ class MatchStore(AnnouncementStore):
                 await db.executemany(_UPSERT_STANDING, _standing_rows(guild_id, month, at, players))
             if game_id is not None:
                 await db.execute(CLOSE_GAME, ("finished", at, at, game_id))
-            await self._enqueue(
+            await self.announcements.enqueue(
                 db, guild_id, announcements, game_id=game_id, match_id=match_id, at=at
             )
         return MatchSummary(
@@ -375,7 +384,7 @@ class MatchStore(AnnouncementStore):
         return out
 
     async def get_match(self, match_id: int, *, with_records: bool = True) -> MatchSummary | None:
-        async with self._snapshot() as db:
+        async with self.database.snapshot() as db:
             found = await self._match_summaries(db, [match_id], with_records)
         return found[0] if found else None
 
@@ -394,7 +403,7 @@ class MatchStore(AnnouncementStore):
         pages back; ``with_records`` adds the deal records (for a JSONL download).
         """
         upper = before_id if before_id is not None else 1 << 62
-        async with self._snapshot() as db:
+        async with self.database.snapshot() as db:
             if player_key is None:
                 sql = (
                     "SELECT id FROM matches WHERE guild_id = ? AND id < ? ORDER BY id DESC LIMIT ?"
@@ -413,7 +422,7 @@ class MatchStore(AnnouncementStore):
     async def match_records_jsonl(self, match_ids: Sequence[int]) -> str:
         """The deal records of these matches as JSON Lines (batak-deal/1), in the given order."""
         out: list[str] = []
-        async with self._read() as db:
+        async with self.database.read() as db:
             for m in match_ids:
                 async with db.execute(
                     "SELECT jsonl_z FROM match_records WHERE match_id = ?", (m,)

@@ -222,7 +222,7 @@ class StoredMessage:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A table as stored. ``actions`` is filled by ``Store.load_game`` only.
+    """A table as stored. ``actions`` is filled by ``store.games.load_game`` only.
 
     ``move`` is the number of actions in the log. ``snapshot`` (if any) is the
     state the caller stored after move ``snapshot_move``.

@@ -8,8 +8,8 @@ from typing import Any, Final
 from . import ratings
 from .base import (
     ALL_TIME,
+    Database,
     Row,
-    StoreBase,
     _period,
 )
 from .models import (
@@ -103,7 +103,12 @@ def _standing_rows(
     return rows
 
 
-class StandingStore(StoreBase):
+class StandingStore:
+    """The servers' standings (``store.standings``)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
     @staticmethod
     def _standing(r: Row, rank: int | None = None) -> Standing:
         return Standing(
@@ -143,7 +148,7 @@ class StandingStore(StoreBase):
         (this UTC month) or 'YYYY-MM'. In a month, ratings are as of each player's
         last match of that month. Entries carry their 1-based ``rank``.
         ``include_bots=False`` ranks people only, ``bots_only`` the computer levels only."""
-        per = _period(period, self._now())
+        per = _period(period, self.database.now())
         order = {
             "rating": "ordinal DESC, wins DESC, player_key",
             "wins": "wins DESC, matches ASC, ordinal DESC, player_key",
@@ -158,7 +163,7 @@ class StandingStore(StoreBase):
             f"ORDER BY {order} LIMIT ? OFFSET ?"
         )
         async with (
-            self._read() as db,
+            self.database.read() as db,
             db.execute(sql, (guild_id, per, min_matches, limit, offset)) as cur,
         ):
             rows = await cur.fetchall()
@@ -169,9 +174,9 @@ class StandingStore(StoreBase):
     ) -> Standing | None:
         """One player's standing, or None. ``rank`` is its place on the leaderboard by
         rating (the same ``include_bots`` choice)."""
-        per = _period(period, self._now())
+        per = _period(period, self.database.now())
         bots = "" if include_bots else " AND user_id IS NOT NULL"
-        async with self._snapshot() as db:
+        async with self.database.snapshot() as db:
             async with db.execute(
                 "SELECT * FROM standings WHERE guild_id = ? AND period = ? AND player_key = ?",
                 (guild_id, per, player_key),
@@ -179,7 +184,7 @@ class StandingStore(StoreBase):
                 row = await cur.fetchone()
             if row is None:
                 return None
-            higher = await self._scalar(
+            higher = await self.database.scalar(
                 "SELECT count(*) FROM standings WHERE guild_id = ? AND period = ? "
                 f"AND ordinal > ?{bots}",
                 (guild_id, per, row["ordinal"]),
@@ -188,8 +193,8 @@ class StandingStore(StoreBase):
 
     async def rating(self, guild_id: int, player_key: str) -> tuple[float, float]:
         """Current (mu, sigma); the model's starting rating for a player never seen."""
-        async with self._read():
-            row = await self._scalar_row(
+        async with self.database.read():
+            row = await self.database.scalar_row(
                 "SELECT mu, sigma FROM standings WHERE guild_id = ? AND period = 'all' "
                 "AND player_key = ?",
                 (guild_id, player_key),

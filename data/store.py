@@ -7,7 +7,7 @@ each other's transactions; writes run under ``BEGIN IMMEDIATE`` so two writers (
 connections, two processes) queue on SQLite's lock instead of failing. PostgreSQL: on
 a connection borrowed from the store's pool (asyncpg's, up to ``pool_size``), so
 transactions run side by side; several processes write at once, each write
-transaction locks the rows its checks read (see ``StoreBase``), and ``table_lock``
+transaction locks the rows its checks read (see ``Database``), and ``store.locks``
 holds one table across processes on a connection the holder keeps.
 """
 
@@ -30,6 +30,8 @@ from .announcements import AnnouncementStore
 from .base import (
     KEEP,
     LOCK_MIGRATE,
+    Database,
+    Dialect,
     Sleep,
     SqliteConnection,
 )
@@ -108,24 +110,45 @@ def sqlite_path(url: str) -> str:
 
 
 # --------------------------------------------------------------------------- the store
-class Store(
-    GameStore,
-    MatchStore,
-    StandingStore,
-    DailyStore,
-    AnnouncementStore,
-    SettingsStore,
-    UserSettingsStore,
-    MaintenanceStore,
-    TableLockStore,
-):
+class Store:
     """Durable games, finished matches, standings, daily results, announcements and
-    server settings; each kind in its own module, all on one connection (SQLite) or
-    one pool of connections (PostgreSQL).
+    server settings, all on one connection (SQLite) or one pool of connections
+    (PostgreSQL): the ``Database``.
+
+    Each kind has its part, a plain object holding the database, reached by a short
+    name: ``store.games`` (tables in the lobby or in play: ``GameStore``),
+    ``store.matches`` (``MatchStore``), ``store.standings`` (``StandingStore``),
+    ``store.daily`` (``DailyStore``), ``store.announcements`` (``AnnouncementStore``),
+    ``store.guild_settings`` (``SettingsStore``), ``store.user_settings``
+    (``UserSettingsStore``), ``store.maintenance`` (``MaintenanceStore``) and
+    ``store.locks`` (``TableLockStore``). The store itself opens, migrates and closes.
 
     Open with ``await Store.open(path)`` (or ``async with await Store.open() as store``);
     close with ``await store.close()``.
     """
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.schema_version = 0
+        self.announcements = AnnouncementStore(database)
+        self.games = GameStore(database)
+        self.matches = MatchStore(database, self.announcements)
+        self.standings = StandingStore(database)
+        self.daily = DailyStore(database, self.announcements)
+        self.guild_settings = SettingsStore(database)
+        self.user_settings = UserSettingsStore(database)
+        self.maintenance = MaintenanceStore(database)
+        self.locks = TableLockStore(database)
+
+    @property
+    def path(self) -> str:
+        """The SQLite file, or the PostgreSQL URL without its password."""
+        return self.database.path
+
+    @property
+    def dialect(self) -> Dialect:
+        """'sqlite' or 'postgresql'."""
+        return self.database.dialect
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -184,9 +207,12 @@ class Store(
             if check and existing:  # a new file has nothing to check
                 await health.check_connection(db, p)
             await db.execute("PRAGMA foreign_keys = ON")
-            store = cls(SqliteConnection(db), p, clock or (lambda: datetime.now(UTC)), sleep)
+            database = Database(
+                SqliteConnection(db), p, clock or (lambda: datetime.now(UTC)), sleep
+            )
+            store = cls(database)
             # needs a moment alone with the file; another process may be opening it too
-            await store._begin("PRAGMA journal_mode = WAL")
+            await database.begin("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             store.schema_version = await store._migrate(migrations)
         except sqlite3.DatabaseError as exc:
@@ -198,24 +224,14 @@ class Store(
             await db.close()
             raise
         if housekeeping is not None:
-            store._start_housekeeping(housekeeping, sleep)
+            store.maintenance.start_housekeeping(housekeeping, sleep)
         return store
 
     async def close(self) -> None:
         """Stop the housekeeping task and close the connection (PostgreSQL: the pool,
         once the connections lent out are back, or after ``POOL_CLOSE_WAIT`` seconds)."""
-        await self._stop_housekeeping()
-        if self._pool is None:
-            async with self._lock:
-                await self._db.close()
-            return
-        try:
-            await asyncio.wait_for(self._pool.close(), POOL_CLOSE_WAIT)
-        except TimeoutError:
-            log.warning(
-                "%s: connections still in use after %g s; closed", self.path, POOL_CLOSE_WAIT
-            )
-            self._pool.terminate()
+        await self.maintenance.stop_housekeeping()
+        await self.database.close(POOL_CLOSE_WAIT)
 
     async def __aenter__(self) -> Store:
         return self
@@ -245,14 +261,14 @@ class Store(
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"cannot connect to {shown}: {exc}") from exc
-        store = cls(None, shown, clock or (lambda: datetime.now(UTC)), sleep, pool=pool)
+        store = cls(Database(None, shown, clock or (lambda: datetime.now(UTC)), sleep, pool=pool))
         try:
             store.schema_version = await store._migrate(migrations)
         except BaseException:
             pool.terminate()
             raise
         if housekeeping is not None:
-            store._start_housekeeping(housekeeping, sleep)
+            store.maintenance.start_housekeeping(housekeeping, sleep)
         return store
 
     async def _migrate(self, migrations: Sequence[Migration]) -> int:
@@ -271,7 +287,7 @@ class Store(
         """The version lives in ``batak_schema``; one migrator at a time (advisory lock),
         and DDL is transactional, so each step commits whole or not at all."""
         latest = len(migrations)
-        async with self._tx() as db:
+        async with self.database.tx() as db:
             await db.execute("SELECT pg_advisory_xact_lock(?, 0)", (LOCK_MIGRATE,))
             tables = {
                 r[0]
@@ -287,7 +303,9 @@ class Store(
                     f"{self.path} already holds tables that are not batak-bot's; refusing"
                 )
             await db.execute(PG_VERSION_TABLE)
-            row = await self._scalar_row("SELECT application_id, version FROM batak_schema", ())
+            row = await self.database.scalar_row(
+                "SELECT application_id, version FROM batak_schema", ()
+            )
             if row is None:
                 await db.execute(
                     "INSERT INTO batak_schema (application_id, version) VALUES (?, 0)",
@@ -314,11 +332,11 @@ class Store(
 
     async def _migrate_sqlite(self, migrations: Sequence[Migration]) -> int:
         latest = len(migrations)
-        async with self._snapshot():  # one state: another process may be migrating it
-            version = int(await self._scalar("PRAGMA user_version"))
-            app_id = int(await self._scalar("PRAGMA application_id"))
+        async with self.database.snapshot():  # one state: another process may be migrating it
+            version = int(await self.database.scalar("PRAGMA user_version"))
+            app_id = int(await self.database.scalar("PRAGMA application_id"))
             tables = int(
-                await self._scalar(
+                await self.database.scalar(
                     "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'"
                 )
             )
@@ -333,9 +351,9 @@ class Store(
                 f"{self.path} already holds tables that are not batak-bot's; refusing"
             )
         while version < latest:
-            async with self._tx() as db:
+            async with self.database.tx() as db:
                 # Another process may have migrated while we waited for the lock.
-                version = int(await self._scalar("PRAGMA user_version"))
+                version = int(await self.database.scalar("PRAGMA user_version"))
                 if version >= latest:
                     break
                 for stmt in migrations[version]:

@@ -14,17 +14,22 @@ from typing import Any
 
 from asyncpg.pool import PoolConnectionProxy
 
-from .base import LOCK_TABLE, TABLE_LOCK_DELAYS, PostgresConnection, StoreBase, _Lease
+from .base import LOCK_TABLE, TABLE_LOCK_DELAYS, Database, PostgresConnection, _Lease
 from .models import StoreBusyError
 
 
-class TableLockStore(StoreBase):
-    # ------------------------------------------------------------------ table lock
+class TableLockStore:
+    """One table held by one task at a time (``store.locks``)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self._table_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, users
+
     @asynccontextmanager
     async def table_lock(self, game_id: int) -> AsyncIterator[None]:
         """Hold table ``game_id`` exclusively for a load-decide-append sequence.
 
-        ``async with store.table_lock(game.id): ...`` — within this process an asyncio
+        ``async with store.locks.table_lock(game.id): ...`` — within this process an asyncio
         lock per table; on PostgreSQL also a session advisory lock
         (``pg_advisory_lock(0x4254, game_id)``), so no other process holding the same
         lock applies moves to the table meanwhile (the lock goes with the connection
@@ -40,7 +45,7 @@ class TableLockStore(StoreBase):
         self._table_locks[game_id] = (lock, users + 1)
         try:
             async with lock:
-                if self.dialect == "postgresql":
+                if self.database.dialect == "postgresql":
                     async with self._advisory(int(game_id)):
                         yield
                 else:
@@ -55,7 +60,7 @@ class TableLockStore(StoreBase):
     @asynccontextmanager
     async def _advisory(self, game_id: int) -> AsyncIterator[None]:
         """The advisory lock of a table, on the connection this task then keeps."""
-        outer = self._bound.get()
+        outer = self.database.bound.get()
         if outer is not None and outer.open and outer.tables:
             # inside another table's lock: the same connection takes this one too
             await self._try_lock(outer, game_id)
@@ -68,11 +73,11 @@ class TableLockStore(StoreBase):
             return
         lease = await self._lease_locked(game_id)
         lease.tables = 1
-        token = self._bound.set(lease)
+        token = self.database.bound.set(lease)
         try:
             yield
         finally:
-            self._bound.reset(token)
+            self.database.bound.reset(token)
             try:
                 await self._unlock(lease, game_id)
             finally:
@@ -82,9 +87,9 @@ class TableLockStore(StoreBase):
     async def _lease_locked(self, game_id: int) -> _Lease:
         """Borrow a connection and take the table's lock on it; between tries the
         connection goes back to the pool."""
-        assert self._pool is not None
+        assert self.database.pool is not None
         for delay in (*TABLE_LOCK_DELAYS, None):
-            lease = self._pg_lease(await self._pool.acquire())
+            lease = self.database.pg_lease(await self.database.pool.acquire())
             try:
                 got = await self._try_lock(lease, game_id, once=True)
             except BaseException:
@@ -97,7 +102,7 @@ class TableLockStore(StoreBase):
             await self._give_back(lease)
             if delay is None:
                 raise StoreBusyError(f"table {game_id} stayed locked by another process")
-            await self._sleep(delay)
+            await self.database.sleep(delay)
         raise AssertionError("unreachable")
 
     async def _try_lock(self, lease: _Lease, game_id: int, *, once: bool = False) -> bool:
@@ -118,7 +123,7 @@ class TableLockStore(StoreBase):
                 return bool(got)
             if delay is None:
                 raise StoreBusyError(f"table {game_id} stayed locked by another process")
-            await self._sleep(delay)
+            await self.database.sleep(delay)
         return False
 
     async def _unlock(self, lease: _Lease, game_id: int) -> None:
@@ -144,7 +149,7 @@ class TableLockStore(StoreBase):
             conn.raw.terminate()
 
     async def _give_back(self, lease: _Lease) -> None:
-        assert self._pool is not None and isinstance(lease.conn, PostgresConnection)
+        assert self.database.pool is not None and isinstance(lease.conn, PostgresConnection)
         raw = lease.conn.raw
         if isinstance(raw, PoolConnectionProxy):
-            await self._pool.release(raw)
+            await self.database.pool.release(raw)

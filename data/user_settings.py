@@ -6,11 +6,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .base import Row, StoreBase, _iso
+from .base import Database, Row, _iso
 from .models import USER_SETTING_NAMES, UserSettings, validate_user_setting
 
 
-class UserSettingsStore(StoreBase):
+class UserSettingsStore:
+    """Each person's own settings (``store.user_settings``)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
     @staticmethod
     def _user_settings(user_id: int, row: Row | None) -> UserSettings:
         if row is None:
@@ -27,8 +32,8 @@ class UserSettingsStore(StoreBase):
 
     async def get_user_settings(self, user_id: int) -> UserSettings:
         """The person's settings; nothing chosen for a person never seen."""
-        async with self._read():
-            row = await self._scalar_row(
+        async with self.database.read():
+            row = await self.database.scalar_row(
                 "SELECT * FROM user_settings WHERE user_id = ?", (user_id,)
             )
         return self._user_settings(user_id, row)
@@ -39,12 +44,12 @@ class UserSettingsStore(StoreBase):
         Raises ``InvalidSettingError`` (nothing changed) for an unknown name or bad value.
         """
         clean = {n: validate_user_setting(n, v) for n, v in changes.items()}
-        now = _iso(self._now())
+        now = _iso(self.database.now())
         cols = ", ".join(USER_SETTING_NAMES)
         marks = ", ".join("?" for _ in USER_SETTING_NAMES)
         sets = ", ".join(f"{n} = excluded.{n}" for n in USER_SETTING_NAMES)
-        async with self._tx() as db:
-            row = await self._scalar_row(
+        async with self.database.tx() as db:
+            row = await self.database.scalar_row(
                 "SELECT * FROM user_settings WHERE user_id = ?", (user_id,)
             )
             current = self._user_settings(user_id, row)

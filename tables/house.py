@@ -62,10 +62,10 @@ class HouseRules:
             rated = table.settings.rated and is_preset_unchanged(rules)
             hints = table.settings.hints
             if table.settings.rated and not rated:
-                guild = await self.reg.store.get_guild_settings(table.game.guild_id)
+                guild = await self.reg.store.guild_settings.get_guild_settings(table.game.guild_id)
                 hints = guild.casual_hints
             settings = replace(table.settings, rules=rules.to_dict(), rated=rated, hints=hints)
-            table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
+            table.game = await self.reg.store.games.set_game_settings(table.id, settings.to_dict())
             table.rules = rules
             changed = TableChanged(Moment.of(table))
         await self.reg.emit([changed])
@@ -79,7 +79,7 @@ class HouseRules:
             if table.settings.watching == allowed:
                 return
             settings = replace(table.settings, watching=allowed)
-            table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
+            table.game = await self.reg.store.games.set_game_settings(table.id, settings.to_dict())
             changed = TableChanged(Moment.of(table))
         await self.reg.emit([changed])
 

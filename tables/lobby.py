@@ -78,7 +78,7 @@ class Lobby:
         The store keeps one open table per seated host and server, and one rematch per
         finished table, whoever races: ``error.already_hosting`` and
         ``error.rematch_exists`` (with the table that is open) say so."""
-        g = guild or await self.reg.store.get_guild_settings(guild_id)
+        g = guild or await self.reg.store.guild_settings.get_guild_settings(guild_id)
         name = preset_name or g.preset
         n_deals = deals if deals is not None else g.deals
         try:
@@ -104,7 +104,7 @@ class Lobby:
         settings = replace(settings, hints=not settings.rated and g.casual_hints)
         initial = seats or [Seat.human(host_id, host_name), Seat(), Seat(), Seat()]
         try:
-            game = await self.reg.store.create_game(
+            game = await self.reg.store.games.create_game(
                 guild_id,
                 channel_id,
                 host_id,
@@ -160,7 +160,7 @@ class Lobby:
         never leaves an empty thread behind): the table lives there from now on."""
         table = self.lobby_table(table_id)
         async with self.reg.hold(table):
-            await self.reg.store.set_thread(table.id, thread_id)
+            await self.reg.store.games.set_thread(table.id, thread_id)
             table.game = replace(table.game, thread_id=thread_id)
         return table
 
@@ -177,7 +177,7 @@ class Lobby:
             if table.seat_of(user_id) is not None:
                 raise ServiceError("error.already_seated")
             try:
-                seat = await self.reg.store.join_game(table_id, user_id, name=name)
+                seat = await self.reg.store.games.join_game(table_id, user_id, name=name)
             except SeatError as exc:
                 raise ServiceError("error.table_full") from exc
             except GameClosedError as exc:
@@ -198,7 +198,7 @@ class Lobby:
             if not free:
                 raise ServiceError("error.table_full")
             lvl = level or table.bot_level
-            await self.reg.store.set_seat(table_id, free[0], Seat.bot(lvl), expected=Seat())
+            await self.reg.store.games.set_seat(table_id, free[0], Seat.bot(lvl), expected=Seat())
             await self.reg.refresh(table)
             changed = TableChanged(Moment.of(table))
         await self.reg.emit([changed])
@@ -223,7 +223,7 @@ class Lobby:
                 raise ServiceError("error.recording")  # the match is over: nothing to leave
             was_host = user_id == table.host_id
             if table.in_lobby:
-                await self.reg.store.leave_game(table_id, user_id)
+                await self.reg.store.games.leave_game(table_id, user_id)
                 await self.reg.refresh(table)
                 events.append(TableChanged(Moment.of(table)))
                 if all(s.user_id is None for s in table.seats):
@@ -236,8 +236,10 @@ class Lobby:
                     *table.settings.former_seats,
                     FormerSeat(seat, table.move, name, user_id, kicked=change == "kicked"),
                 )
-                await self.reg.store.leave_game(table_id, user_id, replace_with_bot=table.bot_level)
-                table.game = await self.reg.store.set_game_settings(
+                await self.reg.store.games.leave_game(
+                    table_id, user_id, replace_with_bot=table.bot_level
+                )
+                table.game = await self.reg.store.games.set_game_settings(
                     table_id, replace(table.settings, former_seats=former).to_dict()
                 )
                 table.timeouts[seat] = 0
@@ -284,9 +286,9 @@ class Lobby:
         self.reg.timers.cancel(self.reg.key(table))
         self.reg.void_requests(table, events)
         try:
-            table.game = await self.reg.store.cancel_game(table.id)
+            table.game = await self.reg.store.games.cancel_game(table.id)
         except GameClosedError:
-            table.game = await self.reg.store.get_game(table.id)
+            table.game = await self.reg.store.games.get_game(table.id)
         self.reg.tables.pop(table.id, None)
         self.reg.cancelled[table.id] = table
         while len(self.reg.cancelled) > 100:
@@ -305,7 +307,7 @@ class Lobby:
             seed = self.reg.rng.randrange(1 << 62)
             settings = replace(table.settings, seed=seed)
             match = Match(table.rules, seed, settings.first_dealer)
-            table.game = await self.reg.store.start_game(
+            table.game = await self.reg.store.games.start_game(
                 table_id,
                 phase=phase_of(match),
                 to_act=match.to_act,
@@ -336,7 +338,7 @@ class Lobby:
         # However many press Rematch at once, the store creates one lobby (a unique key
         # on rematch_of); the others are told which table that is.
         seats = [Seat(s.user_id, None, s.name) if s.user_id is not None else s for s in old.seats]
-        guild = await self.reg.store.get_guild_settings(old.game.guild_id)
+        guild = await self.reg.store.guild_settings.get_guild_settings(old.game.guild_id)
         table = await self.create_table(
             old.game.guild_id,
             old.game.channel_id,

@@ -24,14 +24,16 @@ class Notifications:
         Their own setting (``/batak settings me``, stored with their personal settings)
         comes first; a table's copy is what a person chose before personal settings
         existed."""
-        own = as_notify((await self.reg.store.get_user_settings(user_id)).notifications)
+        own = as_notify(
+            (await self.reg.store.user_settings.get_user_settings(user_id)).notifications
+        )
         if own is not None:
             return own
         for table in self.reg.tables_of(user_id):
             mode = table.settings.notify.get(str(user_id))
             if mode is not None:
                 return mode
-        for game in await self.reg.store.list_games(user_id=user_id, status=None, limit=5):
+        for game in await self.reg.store.games.list_games(user_id=user_id, status=None, limit=5):
             mode = TableSettings.from_dict(game.settings).notify.get(str(user_id))
             if mode is not None:
                 return mode
@@ -55,7 +57,7 @@ class Notifications:
     async def write(self, table: Table, user_id: int, mode: NotifyMode) -> None:
         notify = dict(table.settings.notify) | {str(user_id): mode}
         settings = replace(table.settings, notify=notify)
-        table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
+        table.game = await self.reg.store.games.set_game_settings(table.id, settings.to_dict())
 
     async def carry(self, table: Table, user_id: int) -> None:
         mode = await self.mode(user_id)

@@ -142,7 +142,9 @@ class Play:
 
     async def _come_back_locked(self, table: Table, seat: int, events: list[TableEvent]) -> None:
         s = table.seats[seat]
-        await self.reg.store.set_seat(table.id, seat, Seat(s.user_id, None, s.name), expected=s)
+        await self.reg.store.games.set_seat(
+            table.id, seat, Seat(s.user_id, None, s.name), expected=s
+        )
         await self.reg.refresh(table)
         table.timeouts[seat] = 0
         name = s.name or ""
@@ -196,7 +198,7 @@ class Play:
         after.apply(action, seat)
         try:
             with METRICS.store_commit.time():
-                await self.reg.store.append_action(
+                await self.reg.store.games.append_action(
                     table.id,
                     before,
                     format_action(action),
@@ -233,7 +235,7 @@ class Play:
     async def finish_match(self, table: Table, events: list[TableEvent], attempt: int = 0) -> None:
         """Record the finished match as one durable step: the result (standings), the
         closed table and the announcements it owes are committed in one transaction
-        (:meth:`data.Store.record_match`); the announcer posts them from the store.
+        (:meth:`data.Store.matches.record_match`); the announcer posts them from the store.
 
         A storage error leaves the table as it is (the match over, not yet recorded: no
         move, leave or cancel is taken) and tries again with back-off; the table is
@@ -261,7 +263,7 @@ class Play:
             )
             events.append(RecordingFailed(Moment.of(table), attempt + 1, delay))
             return
-        table.game = await self.reg.store.get_game(table.id)
+        table.game = await self.reg.store.games.get_game(table.id)
         table.summary = summary
         self.reg.tables.pop(table.id, None)
         self.reg.finished[table.id] = table
@@ -278,7 +280,7 @@ class Play:
             human = table.seats[0].user_id
             assert human is not None
             try:
-                await self.reg.store.finish_daily(
+                await self.reg.store.daily.finish_daily(
                     table.game.guild_id,
                     human,
                     match.totals[0],
@@ -295,10 +297,10 @@ class Play:
             except DailyAlreadyPlayedError:
                 log.info("daily result of table %s was recorded before", table.id)
                 with contextlib.suppress(GameClosedError):
-                    await self.reg.store.finish_game(table.id)
+                    await self.reg.store.games.finish_game(table.id)
             return None
         try:
-            return await self.reg.store.record_match(
+            return await self.reg.store.matches.record_match(
                 table.game.guild_id,
                 table.recorded_seats(),
                 [d.to_record() for d in match.finished],
@@ -315,7 +317,7 @@ class Play:
             log.info("table %s: the match was recorded before (match %s)", table.id, exc.match_id)
             if exc.match_id is None:
                 return None
-            return await self.reg.store.get_match(exc.match_id, with_records=False)
+            return await self.reg.store.matches.get_match(exc.match_id, with_records=False)
 
     async def _retry_finish(self, table_id: int, attempt: int) -> None:
         table = self.reg.tables.get(table_id)
@@ -396,7 +398,7 @@ class Play:
                     table.timeouts[seat] += 1
                     if table.timeouts[seat] >= self.reg.config.max_timeouts:
                         s = table.seats[seat]
-                        await self.reg.store.set_seat(
+                        await self.reg.store.games.set_seat(
                             table.id, seat, Seat(s.user_id, table.bot_level, s.name), expected=s
                         )
                         await self.reg.refresh(table)

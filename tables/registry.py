@@ -165,7 +165,7 @@ class Registry:
         if table is not None:
             return table.game
         try:
-            return await self.store.get_game(table_id)
+            return await self.store.games.get_game(table_id)
         except GameNotFoundError as exc:
             raise ServiceError("error.no_table") from exc
 
@@ -184,7 +184,7 @@ class Registry:
 
     async def load(self, table_id: int) -> Table:
         """A table as the store has it (any status), rebuilt from its log; not kept."""
-        game = await self.store.load_game(table_id)
+        game = await self.store.games.load_game(table_id)
         settings = TableSettings.from_dict(game.settings)
         rules = settings.rule_set()
         match = None
@@ -201,11 +201,11 @@ class Registry:
         """Hold a table for a change: its lock in this process, then the store's table
         lock (on PostgreSQL an advisory lock, so another process sharing the database
         never applies moves to it at the same time)."""
-        async with table.lock, self.store.table_lock(table.id):
+        async with table.lock, self.store.locks.table_lock(table.id):
             yield
 
     async def refresh(self, table: Table) -> None:
-        table.game = await self.store.get_game(table.id)
+        table.game = await self.store.games.get_game(table.id)
 
     @staticmethod
     def key(table: Table) -> str:

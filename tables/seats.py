@@ -159,7 +159,7 @@ class Seats:
         events: list[TableEvent],
     ) -> None:
         try:
-            await self.reg.store.set_seat(
+            await self.reg.store.games.set_seat(
                 table.id, seat, Seat.human(user_id, name), expected=table.seats[seat]
             )
         except SeatError as exc:
@@ -168,7 +168,7 @@ class Seats:
         # the moves the computer made in the seat keep its name
         stint = FormerSeat(seat, table.move, "", None, computer=True)
         former = (*table.settings.former_seats, stint)
-        table.game = await self.reg.store.set_game_settings(
+        table.game = await self.reg.store.games.set_game_settings(
             table.id, replace(table.settings, former_seats=former).to_dict()
         )
         table.timeouts[seat] = 0
@@ -186,7 +186,7 @@ class Seats:
         new = next_host(table, seat)
         if new is None:
             return
-        table.game = await self.reg.store.set_host(table.id, new)
+        table.game = await self.reg.store.games.set_host(table.id, new)
         new_seat = table.seat_of(new)
         assert new_seat is not None
         name = table.seats[new_seat].name or ""
@@ -197,6 +197,6 @@ class Seats:
         """Every person left a match in play: the computers play it to its end, and it
         is recorded unrated (it changes no rating and no standing)."""
         settings = replace(table.settings, computers_finish=True, rated=False, hints=False)
-        table.game = await self.reg.store.set_game_settings(table.id, settings.to_dict())
+        table.game = await self.reg.store.games.set_game_settings(table.id, settings.to_dict())
         self.reg.void_requests(table, events)
         self.play.schedule(table)

@@ -289,7 +289,7 @@ class TableService:
         """Load every open table of this process's servers from the store and restart
         its timers; returns their ids."""
         restored = []
-        for stored in await self.reg.store.open_games():
+        for stored in await self.reg.store.games.open_games():
             if not self.reg.owns_guild(stored.guild_id):
                 continue  # another shard's process runs it
             try:
@@ -323,7 +323,7 @@ class TableService:
             return
         began = table.game.updated_at
         if table.move > 0:
-            log_ = await self.reg.store.action_log(table.id, since_move=table.move - 1)
+            log_ = await self.reg.store.games.action_log(table.id, since_move=table.move - 1)
             if log_:
                 began = log_[-1].at
         try:
@@ -343,9 +343,9 @@ class TableService:
         if running is not None:
             return running
         day = self.reg.today()
-        if await self.reg.store.daily_result(guild_id, user_id, day=day) is not None:
+        if await self.reg.store.daily.daily_result(guild_id, user_id, day=day) is not None:
             raise ServiceError("error.daily_done")
-        g = await self.reg.store.get_guild_settings(guild_id)
+        g = await self.reg.store.guild_settings.get_guild_settings(guild_id)
         rules = preset(g.preset, deals=self.reg.config.daily_deals)
         seed = daily_seed(day, str(guild_id))
         level = g.table_level("async", daily=True)
@@ -362,7 +362,7 @@ class TableService:
         )
         seats = [Seat.human(user_id, name)] + [Seat.bot(level) for _ in range(3)]
         match = Match(rules, seed, 0)
-        game = await self.reg.store.create_game(
+        game = await self.reg.store.games.create_game(
             guild_id,
             channel_id,
             user_id,
@@ -374,9 +374,9 @@ class TableService:
             to_act=match.to_act,
         )
         try:
-            await self.reg.store.start_daily(guild_id, user_id, day=day, game_id=game.id)
+            await self.reg.store.daily.start_daily(guild_id, user_id, day=day, game_id=game.id)
         except DailyAlreadyPlayedError as exc:
-            await self.reg.store.cancel_game(game.id)
+            await self.reg.store.games.cancel_game(game.id)
             raise ServiceError("error.daily_done") from exc
         table = Table(game=game, match=match, rules=rules)
         self.reg.tables[table.id] = table

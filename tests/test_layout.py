@@ -6,10 +6,13 @@ and the module tree of the architecture page (docs/architecture.md) in step with
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
+import importlib
+import pkgutil
 import re
 import typing
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -103,8 +106,13 @@ def test_the_cog_layer_calls_the_table_service() -> None:
     assert "tables" in edges["bot"]
 
 
-NOT_A_MIXIN = {"object", "Protocol", "Exception"}
-"""Bases that add no behaviour of the service: a class may name these besides one other."""
+NOT_A_MIXIN = {"object", "Protocol", "Generic"} | {
+    name
+    for name, v in vars(builtins).items()
+    if isinstance(v, type) and issubclass(v, BaseException)
+}
+"""Bases that add no behaviour of the service or the store (builtin exceptions among
+them: an error may also be a ``LookupError``): a class may name these besides one other."""
 
 
 def _mixed_classes(source: str) -> list[str]:
@@ -122,17 +130,84 @@ def test_the_mixin_check_sees_a_mixin() -> None:
     assert _mixed_classes("class A(B, C): pass") == ["A(B, C)"]
     assert _mixed_classes("class A(m.B, C[int]): pass") == ["A(B, C)"]
     assert _mixed_classes("class A(B, Protocol): pass\nclass E(ValueError, Exception): pass") == []
+    assert _mixed_classes("class E(StoreError, LookupError): pass") == []
 
 
-def test_the_table_service_is_built_by_composition() -> None:
-    """No class of tables/ inherits from more than one class that adds behaviour (no
-    mixins: the service's parts are objects handed the registry)."""
+@pytest.mark.parametrize("package", ["tables", "data"])
+def test_the_service_and_the_store_are_built_by_composition(package: str) -> None:
+    """No class of tables/ or data/ inherits from more than one class that adds
+    behaviour (no mixins: the service's parts are objects handed the registry, the
+    store's parts objects handed the database)."""
     found = {
         str(path.relative_to(ROOT)): mixed
-        for path in sorted((ROOT / "tables").rglob("*.py"))
+        for path in sorted((ROOT / package).rglob("*.py"))
         if (mixed := _mixed_classes(path.read_text(encoding="utf-8")))
     }
-    assert not found, f"mixins in tables/: {found}"
+    assert not found, f"mixins in {package}/: {found}"
+
+
+PLAIN_BASE_MODULES = {"builtins", "typing", "typing_extensions", "enum"}
+"""Where a base class of a service or store class may come from, besides exceptions."""
+
+
+def _foreign_bases(cls: type) -> list[str]:
+    """The bases of ``cls`` that are another part's behaviour: anything but a builtin,
+    a typing construct (``Protocol``, ``Generic``), an enum or an exception class."""
+    return [
+        f"{base.__module__}.{base.__qualname__}"
+        for base in cls.__bases__
+        if base.__module__ not in PLAIN_BASE_MODULES and not issubclass(base, BaseException)
+    ]
+
+
+def _classes_of(package: str) -> list[type]:
+    """Every class defined at the top of a module of ``package`` (imported, so that a
+    base reached through an alias or a re-export is seen for what it is)."""
+    root = importlib.import_module(package)
+    names = [package] + [
+        m.name
+        for m in pkgutil.walk_packages(root.__path__, package + ".")
+        if not m.name.endswith(".__main__")
+    ]
+    classes = []
+    for name in names:
+        module = importlib.import_module(name)
+        classes += [
+            c for c in vars(module).values() if isinstance(c, type) and c.__module__ == name
+        ]
+    return classes
+
+
+def test_the_base_check_sees_a_part_inheriting_another() -> None:
+    from data.games import GameStore
+    from data.models import StoreError
+
+    class Inherits(GameStore):
+        pass
+
+    class Fails(StoreError, LookupError):
+        pass
+
+    class Listens(Protocol):
+        pass
+
+    assert _foreign_bases(Inherits) == ["data.games.GameStore"]
+    assert _foreign_bases(Fails) == _foreign_bases(Listens) == _foreign_bases(str) == []
+
+
+@pytest.mark.parametrize("package", ["tables", "data"])
+def test_no_part_inherits_from_another(package: str) -> None:
+    """Every class of tables/ and data/ stands on its own: its bases are builtins,
+    typing constructs, enums or exception classes, never another part of the service
+    or the store (``Store`` holds ``store.games``, ``store.matches``, ...; it is none
+    of them)."""
+    classes = _classes_of(package)
+    names = {c.__qualname__ for c in classes}
+    assert {"data": {"Store", "GameStore", "Database"}, "tables": {"TableService", "Play"}}[
+        package
+    ] <= names  # the walk sees the parts
+    found = {c.__qualname__: bases for c in classes if (bases := _foreign_bases(c))}
+    assert not found, f"classes of {package}/ that inherit another part: {found}"
 
 
 # --- what the service reports ---------------------------------------------------------

@@ -113,7 +113,7 @@ async def test_invalid_rules_are_refused_naming_the_option(
     assert err.value.key == "error.bad_rules"
     assert str(err.value.params["reason"]).startswith(f"{option}:")
     assert service.tables == {} and rec.events == []
-    assert await store.open_games() == []  # nothing was made
+    assert await store.games.open_games() == []  # nothing was made
 
 
 async def test_the_host_changes_the_rules_in_the_lobby(env: Any) -> None:
@@ -176,8 +176,8 @@ async def test_house_rules_are_played_recorded_and_kept(env: Any) -> None:
     assert table.match is not None and table.match.rules.trump_lead == "free"
     await play_out(service, table)
     assert table.summary is not None and not table.summary.rated
-    assert await store.leaderboard(GUILD) == []
-    deals = loads(await store.match_records_jsonl([table.summary.id]))
+    assert await store.standings.leaderboard(GUILD) == []
+    deals = loads(await store.matches.match_records_jsonl([table.summary.id]))
     assert len(deals) == len(table.match.finished) >= 1  # more after a tie for first
     for deal in deals:
         assert deal.rules.min_bid == 6 and deal.rules.trump_lead == "free"

@@ -44,12 +44,12 @@ async def test_new_tables_get_their_level_from_the_pace_and_the_server(tmp_path:
         assert live.bot_level == "normal"
         await service.leave(live.id, ALICE)
         # The server's own choice wins over the pace.
-        await store.update_guild_settings(GUILD, bot_level="hard")
+        await store.guild_settings.update_guild_settings(GUILD, bot_level="hard")
         chosen = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", pace="async")
         assert chosen.bot_level == "hard"
         await service.leave(chosen.id, ALICE)
         # Back to automatic: async tables are expert again.
-        await store.update_guild_settings(GUILD, bot_level="auto")
+        await store.guild_settings.update_guild_settings(GUILD, bot_level="auto")
         again = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", pace="async")
         assert again.bot_level == "expert"
     finally:

@@ -197,7 +197,7 @@ async def test_a_server_without_settings_is_read_once_and_follows_a_choice(tmp_p
         assert await languages.server(5, "tr") == "tr"
         assert await languages.server(5, "ja") == "en"
         # Remembered: a change behind the bot's back (another tool) is not read again...
-        await store.update_guild_settings(5, language="de")
+        await store.guild_settings.update_guild_settings(5, language="de")
         assert await languages.server(5, "tr") == "tr"
         # ...but the bot's own /batak settings server says so, and it holds from then on.
         languages.remember(5, "de")

@@ -86,7 +86,7 @@ async def test_the_check_changes_nothing_and_takes_no_lock(env: Any) -> None:
     service, rec, _timers, store = env
     table = await lobby(service)
     await service.join(table.id, BOB, "Bob")
-    row = await store.get_game(table.id)
+    row = await store.games.get_game(table.id)
     events = list(rec.events)
     async with table.lock:  # held by someone else: the check must not wait for it
         task = asyncio.ensure_future(service.check_place(table.id, OTHER_GUILD, CHANNEL))
@@ -96,7 +96,7 @@ async def test_the_check_changes_nothing_and_takes_no_lock(env: Any) -> None:
         with pytest.raises(ServiceError) as err:
             task.result()
         assert err.value.key == "error.table_other_server"
-    assert await store.get_game(table.id) == row
+    assert await store.games.get_game(table.id) == row
     assert rec.events == events
 
 

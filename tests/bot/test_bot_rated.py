@@ -41,7 +41,9 @@ def test_preset_unchanged() -> None:
 
 async def test_rated_table_refuses_hints_and_is_rated(env: Any) -> None:
     service, _rec, _timers, store = env
-    await store.update_guild_settings(GUILD, casual_hints=True)  # never at a rated table
+    await store.guild_settings.update_guild_settings(
+        GUILD, casual_hints=True
+    )  # never at a rated table
     table = await alice_and_computers(service)
     assert table.settings.rated and not table.settings.hints
     with pytest.raises(ServiceError) as err:
@@ -49,7 +51,9 @@ async def test_rated_table_refuses_hints_and_is_rated(env: Any) -> None:
     assert err.value.key == "error.hint_rated"
     await play_out(service, table)
     assert table.summary is not None and table.summary.rated
-    assert {s.user_id for s in await store.leaderboard(GUILD, include_bots=False)} == {ALICE}
+    assert {s.user_id for s in await store.standings.leaderboard(GUILD, include_bots=False)} == {
+        ALICE
+    }
     text = match_result_text(table, table.summary, "en")
     assert re.search(r"\(rating [+-]\d+\)", text) and "casual" not in text
 
@@ -63,7 +67,7 @@ async def test_casual_table_hints_only_when_the_server_allows(env: Any) -> None:
     assert err.value.key == "error.hint_off"
     await service.cancel(table.id, ALICE, is_admin=False)
 
-    await store.update_guild_settings(GUILD, casual_hints=True)
+    await store.guild_settings.update_guild_settings(GUILD, casual_hints=True)
     table = await alice_and_computers(service, casual=True)
     assert table.settings.hints
     match = table.match
@@ -76,8 +80,8 @@ async def test_casual_table_hints_only_when_the_server_allows(env: Any) -> None:
     assert table.summary is not None and not table.summary.rated
     text = match_result_text(table, table.summary, "en")
     assert "(rating" not in text and text.endswith("A casual match: the ratings did not change.")
-    assert await store.leaderboard(GUILD) == []  # a casual match changes no standing
-    (recent,) = await store.recent_matches(GUILD)
+    assert await store.standings.leaderboard(GUILD) == []  # a casual match changes no standing
+    (recent,) = await store.matches.recent_matches(GUILD)
     assert recent.rated is False
     # its rematch is casual too
     again = await service.rematch(table.id, ALICE, "Alice")
@@ -86,7 +90,7 @@ async def test_casual_table_hints_only_when_the_server_allows(env: Any) -> None:
 
 async def test_daily_match_refuses_hints(env: Any) -> None:
     service, _rec, _timers, store = env
-    await store.update_guild_settings(GUILD, casual_hints=True)
+    await store.guild_settings.update_guild_settings(GUILD, casual_hints=True)
     table = await service.start_daily(GUILD, CHANNEL, ALICE, "Alice")
     with pytest.raises(ServiceError) as err:
         await service.hint(table.id, ALICE)

@@ -58,7 +58,7 @@ async def test_a_new_seat_waits_for_the_host_who_approves_or_refuses(env: Any) -
     )
     await service.answer_seat_request(table.id, ALICE, CAROL, True)
     assert table.seats[3] == Seat.human(CAROL, "Carol")
-    assert (await store.get_game(table.id)).seats[3].user_id == CAROL
+    assert (await store.games.get_game(table.id)).seats[3].user_id == CAROL
     assert ("request", table.id, 3, CAROL, "approved") in rec.events
     assert ("seat", table.id, 3, "took", "Carol") in rec.events
     assert await refused(service.answer_seat_request(table.id, ALICE, CAROL, True)) == (
@@ -134,7 +134,7 @@ async def test_the_host_role_passes_to_the_next_seated_person(env: Any) -> None:
     # in play: Bob (seat 1) leaves; the next seated person after seat 1 is Carol (seat 2)
     await service.leave(lobby.id, BOB)
     assert lobby.host_id == CAROL and ("host", lobby.id, CAROL, "Carol") in rec.events
-    assert (await store.get_game(lobby.id)).host_id == CAROL
+    assert (await store.games.get_game(lobby.id)).host_id == CAROL
     # Carol answers seat requests now
     await service.take_seat(lobby.id, EVE, "Eve", 3)
     await service.answer_seat_request(lobby.id, CAROL, EVE, True)
@@ -148,7 +148,7 @@ async def test_a_match_every_person_left_is_finished_by_the_computers_unrated(
     # a rated match first, so the standings hold something that must not change
     rated = await two_people_two_computers(service)
     await play_out(service, timers, rated)
-    board = await store.leaderboard(GUILD)
+    board = await store.standings.leaderboard(GUILD)
     assert {s.user_id for s in board} >= {ALICE, BOB}
 
     table = await two_people_two_computers(service, deals=2)
@@ -158,7 +158,7 @@ async def test_a_match_every_person_left_is_finished_by_the_computers_unrated(
     assert ("seat", table.id, 1, "left_last", "Bob") in rec.events
     assert ("request", table.id, 2, CAROL, "void") in rec.events
     assert not rec.kinds("closed")  # not cancelled
-    assert TableSettings.from_dict((await store.get_game(table.id)).settings).computers_finish
+    assert TableSettings.from_dict((await store.games.get_game(table.id)).settings).computers_finish
     assert await refused(service.take_seat(table.id, CAROL, "Carol")) == (
         "error.sit_computers_finish"
     )
@@ -170,8 +170,8 @@ async def test_a_match_every_person_left_is_finished_by_the_computers_unrated(
     # their history, marked; the standings did not change
     assert [p.user_id for p in summary.players] == [ALICE, BOB, None, None]
     assert all(p.mu_before == p.mu_after for p in summary.players)
-    assert await store.leaderboard(GUILD) == board  # the standings did not change
-    history = await store.recent_matches(GUILD, user_key(ALICE), limit=5)
+    assert await store.standings.leaderboard(GUILD) == board  # the standings did not change
+    history = await store.matches.recent_matches(GUILD, user_key(ALICE), limit=5)
     assert history[0].id == summary.id and history[0].computers_finished
     assert history[1].rated and not history[1].computers_finished
 

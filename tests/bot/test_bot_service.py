@@ -134,9 +134,9 @@ async def test_full_match_of_four_people(env: Any) -> None:
     (match_event,) = rec.kinds("match")
     summary = match_event[2]
     assert summary is not None and summary.totals == list(match.totals)
-    board = await store.leaderboard(GUILD)
+    board = await store.standings.leaderboard(GUILD)
     assert {s.user_id for s in board} == {ALICE, BOB, CAROL, DAVE}
-    game = await store.load_game(table.id)
+    game = await store.games.load_game(table.id)
     assert game.status == "finished" and len(game.actions) == match.move_number
     assert table.id not in service.tables
     assert not timers.pending(f"turn:{table.id}")
@@ -217,7 +217,7 @@ async def test_turn_timeouts_hand_the_seat_to_a_computer(env: Any) -> None:
     assert handed
     away = handed[0][2]
     assert table.seats[away].is_away
-    stored = await store.get_game(table.id)
+    stored = await store.games.get_game(table.id)
     assert stored.seats[away].is_away
     # A computer now plays that seat's turns after the short delay.
     for _ in range(20 * 61):
@@ -364,12 +364,12 @@ async def test_daily_match_once_a_day(env: Any) -> None:
     while not match.is_over:
         assert match.to_act == 0
         await service.act(table.id, ALICE, 0, match.move_number, match.legal_actions()[0])
-    result = await store.daily_result(GUILD, ALICE, day="2026-11-30")
+    result = await store.daily.daily_result(GUILD, ALICE, day="2026-11-30")
     assert result is not None and result.score == match.totals[0]
     with pytest.raises(ServiceError) as err:
         await service.start_daily(GUILD, CHANNEL, ALICE, "Alice")
     assert err.value.key == "error.daily_done"
-    board = await store.daily_leaderboard(GUILD, day="2026-11-30")
+    board = await store.daily.daily_leaderboard(GUILD, day="2026-11-30")
     assert [r.user_id for r in board] == [ALICE]
 
 

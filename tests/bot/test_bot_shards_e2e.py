@@ -148,9 +148,9 @@ async def test_two_processes_on_postgresql_survive_a_sigkill(pg_url: str) -> Non
         store = await Store.open(pg_url)
         try:
             for g, user in ((g0, alice), (g1, bob)):
-                games = await store.list_games(guild_id=g.id, status=None, limit=10)
+                games = await store.games.list_games(guild_id=g.id, status=None, limit=10)
                 assert [x.status for x in games] == ["finished"], games
-                game = await store.load_game(games[0].id)
+                game = await store.games.load_game(games[0].id)
                 assert game.move == len(game.actions)  # one log entry per move, none twice
                 ts = TableSettings.from_dict(game.settings)
                 match = Match.replay(
@@ -160,7 +160,7 @@ async def test_two_processes_on_postgresql_survive_a_sigkill(pg_url: str) -> Non
                     ts.first_dealer,
                 )
                 assert match.is_over
-                board = await store.leaderboard(g.id, limit=10)
+                board = await store.standings.leaderboard(g.id, limit=10)
                 # one match counted once: the person once, the computer level once per seat
                 by_key = {s.player_key: s for s in board}
                 person = next(s for s in board if s.user_id == user.id)

@@ -59,7 +59,7 @@ async def test_a_storage_error_at_the_match_end_is_retried_and_recorded_once(
 ) -> None:
     service, rec, timers, store = await make_service(tmp_path / "s.sqlite3")
     try:
-        store.record_match = failing(store.record_match, 3)
+        store.matches.record_match = failing(store.matches.record_match, 3)
         table = await one_person_table(service, timers)
         match = table.match
         assert match is not None
@@ -81,7 +81,7 @@ async def test_a_storage_error_at_the_match_end_is_retried_and_recorded_once(
             with pytest.raises(ServiceError) as err:
                 await attempt
             assert err.value.key == "error.recording"
-        assert await store.pending_announcements(game_id=table.id) == []
+        assert await store.announcements.pending_announcements(game_id=table.id) == []
         # The back-off runs on the fake clock: 1 s, 2 s, then the store works again.
         await timers.advance(1.0)
         await timers.advance(2.0)
@@ -91,9 +91,9 @@ async def test_a_storage_error_at_the_match_end_is_retried_and_recorded_once(
         (event,) = rec.kinds("match")
         assert event[2] is not None and event[2].totals == list(match.totals)
         assert table.finished and table.id not in service.tables
-        pending = await store.pending_announcements(game_id=table.id)
+        pending = await store.announcements.pending_announcements(game_id=table.id)
         assert [a.kind for a in pending] == ["table_final", "result"]
-        assert len(await store.recent_matches(GUILD)) == 1
+        assert len(await store.matches.recent_matches(GUILD)) == 1
     finally:
         await service.close()
         await store.close()
@@ -104,14 +104,14 @@ async def test_a_lost_commit_answer_is_not_a_second_match(tmp_path: Path) -> Non
     recorded and carries on; one match, one set of announcements."""
     service, rec, timers, store = await make_service(tmp_path / "s.sqlite3")
     try:
-        store.record_match = failing(store.record_match, 1, after=True)
+        store.matches.record_match = failing(store.matches.record_match, 1, after=True)
         table = await one_person_table(service, timers)
         await play_out(service, table, timers)
         assert table.recording
         await timers.advance(finish_backoff(0))
         assert table.finished and len(rec.kinds("match")) == 1
-        assert len(await store.recent_matches(GUILD)) == 1
-        assert len(await store.pending_announcements(game_id=table.id)) == 2
+        assert len(await store.matches.recent_matches(GUILD)) == 1
+        assert len(await store.announcements.pending_announcements(game_id=table.id)) == 2
     finally:
         await service.close()
         await store.close()
@@ -122,7 +122,7 @@ async def test_the_match_end_survives_a_restart_before_it_is_recorded(tmp_path: 
     records it, with its announcements."""
     path = tmp_path / "s.sqlite3"
     service, _rec, timers, store = await make_service(path)
-    store.record_match = failing(store.record_match, 100)
+    store.matches.record_match = failing(store.matches.record_match, 100)
     table = await one_person_table(service, timers)
     await play_out(service, table, timers)
     assert table.recording
@@ -132,8 +132,11 @@ async def test_the_match_end_survives_a_restart_before_it_is_recorded(tmp_path: 
     try:
         await service.restore()
         assert len(rec.kinds("match")) == 1
-        assert len(await store.recent_matches(GUILD)) == 1
-        assert [a.kind for a in await store.pending_announcements()] == ["table_final", "result"]
+        assert len(await store.matches.recent_matches(GUILD)) == 1
+        assert [a.kind for a in await store.announcements.pending_announcements()] == [
+            "table_final",
+            "result",
+        ]
     finally:
         await service.close()
         await store.close()
@@ -182,7 +185,7 @@ async def test_thirty_concurrent_new_tables_of_one_host_open_one(tmp_path: Path)
         )
         assert all(isinstance(r, ServiceError) for r in direct), direct
         assert {r.params["table"] for r in direct if isinstance(r, ServiceError)} == {opened[0].id}
-        assert len(await store.open_games()) == 1
+        assert len(await store.games.open_games()) == 1
     finally:
         await service.close()
         await store.close()
@@ -219,7 +222,7 @@ async def test_a_move_is_shown_only_once_it_is_stored(tmp_path: Path, outcome: s
                 await timers.advance(1.0)
         move, hand = match.move_number, match.observation(0).hand
         card = match.legal_actions()[0]
-        store.append_action, entered, release = gated(store.append_action)
+        store.games.append_action, entered, release = gated(store.games.append_action)
         task = asyncio.create_task(service.act(table.id, ALICE, 0, move, card))
         await entered.wait()
         assert (match.move_number, match.observation(0).hand, match.to_act) == (move, hand, 0)
@@ -232,7 +235,7 @@ async def test_a_move_is_shown_only_once_it_is_stored(tmp_path: Path, outcome: s
             with pytest.raises(asyncio.CancelledError):
                 await task
             assert (match.move_number, match.observation(0).hand) == (move, hand)
-            assert len(await store.action_log(table.id)) == move
+            assert len(await store.games.action_log(table.id)) == move
     finally:
         await service.close()
         await store.close()

@@ -26,7 +26,7 @@ INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolation
 
 async def refuse_inserts(store: Store, table: str, message: str) -> None:
     """Make every insert into ``table`` fail with ``message`` (a constraint of its own)."""
-    async with store._tx() as db:
+    async with store.database.tx() as db:
         if store.dialect == "sqlite":
             await db.execute(
                 f"CREATE TRIGGER refuse BEFORE INSERT ON {table} "
@@ -44,7 +44,7 @@ async def refuse_inserts(store: Store, table: str, message: str) -> None:
 
 
 async def allow_inserts(store: Store, table: str) -> None:
-    async with store._tx() as db:
+    async with store.database.tx() as db:
         if store.dialect == "sqlite":
             await db.execute("DROP TRIGGER refuse")
         else:

@@ -49,27 +49,27 @@ async def test_the_bench_population_reads_back_through_the_store(tmp_path: Path)
 
     store = await Store.open(path, housekeeping=None)
     try:
-        recent = await store.recent_matches(1, limit=100, with_records=True)
+        recent = await store.matches.recent_matches(1, limit=100, with_records=True)
         assert len(recent) == 30  # the odd match ids are server 1's
         for summary in recent:
             assert summary.rated and not summary.computers_finished
             assert summary.records is not None and len(summary.records) == summary.deals
             assert sorted(p.seat for p in summary.players) == [0, 1, 2, 3]
         # the standings are the sums of the match rows, as the store keeps them
-        board = await store.leaderboard(1, by="wins", limit=500)
+        board = await store.standings.leaderboard(1, by="wins", limit=500)
         assert sum(s.matches for s in board) == 4 * 30
         assert sum(s.wins for s in board) == sum(
             p.won for summary in recent for p in summary.players
         )
         person = next(s for s in board if s.user_id is not None)
-        played = await store.recent_matches(1, person.player_key, limit=100)
+        played = await store.matches.recent_matches(1, person.player_key, limit=100)
         assert len(played) == person.matches
 
         # the store goes on from the bench's rows: one more rated match
         key = user_key(person.user_id)
         seats = [Seat.human(person.user_id), Seat.human(1), Seat.human(2), Seat.human(3)]
-        await store.record_match(1, seats, matches[0], rules=STANDARD_RULES)
-        after = await store.player_stats(1, key)
+        await store.matches.record_match(1, seats, matches[0], rules=STANDARD_RULES)
+        after = await store.standings.player_stats(1, key)
         assert after is not None and after.matches == person.matches + 1
     finally:
         await store.close()

@@ -52,12 +52,12 @@ def end_of(game_id: int) -> list[Announcement]:
 
 
 async def test_match_end_is_one_transaction(store: Store) -> None:
-    g = await store.create_game(1, 500, 1, {}, seats=PEOPLE)
-    m = await store.record_match(
+    g = await store.games.create_game(1, 500, 1, {}, seats=PEOPLE)
+    m = await store.matches.record_match(
         1, PEOPLE, records(1), rules=STANDARD_RULES, game_id=g.id, announcements=end_of(g.id)
     )
-    assert (await store.get_game(g.id)).status == "finished"
-    pending = await store.pending_announcements()
+    assert (await store.games.get_game(g.id)).status == "finished"
+    pending = await store.announcements.pending_announcements()
     assert [(a.kind, a.game_id, a.match_id, a.channel_id) for a in pending] == [
         ("result", g.id, m.id, 500),
         ("standings", g.id, m.id, 500),
@@ -66,68 +66,74 @@ async def test_match_end_is_one_transaction(store: Store) -> None:
     assert pending[0].payload == {"table": g.id} and pending[0].guild_id == 1
     assert pending[0].created_at == m.finished_at
     # posted one by one; a second mark (another poster) is told it lost
-    assert await store.mark_announced(pending[0].id) is True
-    assert await store.mark_announced(pending[0].id) is False
-    assert await store.mark_announced(12345) is False
-    assert [a.kind for a in await store.pending_announcements(game_id=g.id)] == [
+    assert await store.announcements.mark_announced(pending[0].id) is True
+    assert await store.announcements.mark_announced(pending[0].id) is False
+    assert await store.announcements.mark_announced(12345) is False
+    assert [a.kind for a in await store.announcements.pending_announcements(game_id=g.id)] == [
         "standings",
         "rematch",
     ]
-    assert await store.pending_announcements(guild_id=2) == []
+    assert await store.announcements.pending_announcements(guild_id=2) == []
 
 
 async def test_recording_a_game_twice_writes_nothing(store: Store) -> None:
-    g = await store.create_game(1, 500, 1, {}, seats=PEOPLE)
-    first = await store.record_match(
+    g = await store.games.create_game(1, 500, 1, {}, seats=PEOPLE)
+    first = await store.matches.record_match(
         1, PEOPLE, records(2), rules=STANDARD_RULES, game_id=g.id, announcements=end_of(g.id)
     )
     with pytest.raises(AlreadyRecordedError) as err:
-        await store.record_match(
+        await store.matches.record_match(
             1, PEOPLE, records(2), rules=STANDARD_RULES, game_id=g.id, announcements=end_of(g.id)
         )
     assert err.value.match_id == first.id and err.value.game_id == g.id
-    assert [m.id for m in await store.recent_matches(1)] == [first.id]
-    assert len(await store.pending_announcements()) == 3
-    standing = await store.player_stats(1, PEOPLE[0].player_key)
+    assert [m.id for m in await store.matches.recent_matches(1)] == [first.id]
+    assert len(await store.announcements.pending_announcements()) == 3
+    standing = await store.standings.player_stats(1, PEOPLE[0].player_key)
     assert standing is not None and standing.matches == 1
 
 
 async def test_another_integrity_error_is_not_already_recorded(store: Store) -> None:
-    g = await store.create_game(1, 500, 1, {}, seats=PEOPLE)
+    g = await store.games.create_game(1, 500, 1, {}, seats=PEOPLE)
     await refuse_inserts(store, "match_records", "records refused")  # fails for its own reason
     with pytest.raises(INTEGRITY_ERRORS, match="records refused"):
-        await store.record_match(
+        await store.matches.record_match(
             1, PEOPLE, records(3), rules=STANDARD_RULES, game_id=g.id, announcements=end_of(g.id)
         )
     # nothing of it stays: the table is open, no match, nothing to announce
-    assert (await store.get_game(g.id)).is_open
-    assert await store.recent_matches(1) == [] and await store.pending_announcements() == []
+    assert (await store.games.get_game(g.id)).is_open
+    assert (
+        await store.matches.recent_matches(1) == []
+        and await store.announcements.pending_announcements() == []
+    )
     await allow_inserts(store, "match_records")
-    await store.record_match(1, PEOPLE, records(3), rules=STANDARD_RULES, game_id=g.id)
+    await store.matches.record_match(1, PEOPLE, records(3), rules=STANDARD_RULES, game_id=g.id)
 
 
 async def test_daily_end_is_one_transaction(store: Store) -> None:
     seats = [Seat.human(1)] + [Seat.bot("hard")] * 3
-    g = await store.create_game(1, 500, 1, {}, kind="daily", status="playing", seats=seats)
-    await store.start_daily(1, 1, game_id=g.id)
+    g = await store.games.create_game(1, 500, 1, {}, kind="daily", status="playing", seats=seats)
+    await store.daily.start_daily(1, 1, game_id=g.id)
     done = [Announcement("result", {"score": 85}, channel_id=500)]
-    result = await store.finish_daily(1, 1, 85, placement=1, game_id=g.id, announcements=done)
-    assert result.score == 85 and (await store.get_game(g.id)).status == "finished"
-    assert [(a.kind, a.payload, a.game_id) for a in await store.pending_announcements()] == [
-        ("result", {"score": 85}, g.id)
-    ]
+    result = await store.daily.finish_daily(1, 1, 85, placement=1, game_id=g.id, announcements=done)
+    assert result.score == 85 and (await store.games.get_game(g.id)).status == "finished"
+    assert [
+        (a.kind, a.payload, a.game_id) for a in await store.announcements.pending_announcements()
+    ] == [("result", {"score": 85}, g.id)]
     with pytest.raises(DailyAlreadyPlayedError):
-        await store.finish_daily(1, 1, 99, game_id=g.id, announcements=done)
-    assert len(await store.pending_announcements()) == 1  # not announced twice
+        await store.daily.finish_daily(1, 1, 99, game_id=g.id, announcements=done)
+    assert len(await store.announcements.pending_announcements()) == 1  # not announced twice
 
 
 async def test_daily_integrity_error_is_not_already_played(store: Store) -> None:
     await refuse_inserts(store, "daily_results", "daily refused")
     with pytest.raises(INTEGRITY_ERRORS, match="daily refused"):
-        await store.finish_daily(1, 1, 85, announcements=[Announcement("result")])
+        await store.daily.finish_daily(1, 1, 85, announcements=[Announcement("result")])
     with pytest.raises(INTEGRITY_ERRORS, match="daily refused"):
-        await store.start_daily(1, 1)
-    assert await store.daily_result(1, 1) is None and await store.pending_announcements() == []
+        await store.daily.start_daily(1, 1)
+    assert (
+        await store.daily.daily_result(1, 1) is None
+        and await store.announcements.pending_announcements() == []
+    )
 
 
 async def test_bad_announcements_are_refused_before_anything_is_written(store: Store) -> None:
@@ -135,9 +141,9 @@ async def test_bad_announcements_are_refused_before_anything_is_written(store: S
         Announcement("Result!")
     with pytest.raises(ValueError, match="not JSON"):
         Announcement("result", {"when": datetime.now(UTC)})
-    g = await store.create_game(1, 500, 1, {}, seats=PEOPLE)
+    g = await store.games.create_game(1, 500, 1, {}, seats=PEOPLE)
     with pytest.raises(TypeError, match="expected an Announcement"):
-        await store.record_match(
+        await store.matches.record_match(
             1,
             PEOPLE,
             records(4),
@@ -145,20 +151,24 @@ async def test_bad_announcements_are_refused_before_anything_is_written(store: S
             game_id=g.id,
             announcements=[("result", {})],  # type: ignore[list-item]  # the wrong type on purpose
         )
-    assert (await store.get_game(g.id)).is_open and await store.recent_matches(1) == []
+    assert (await store.games.get_game(g.id)).is_open and await store.matches.recent_matches(
+        1
+    ) == []
 
 
 async def test_announce_on_its_own(store: Store) -> None:
-    ids = await store.announce(3, [Announcement("channel_link", {"thread": 9}, channel_id=8)])
-    (a,) = await store.pending_announcements(guild_id=3)
+    ids = await store.announcements.announce(
+        3, [Announcement("channel_link", {"thread": 9}, channel_id=8)]
+    )
+    (a,) = await store.announcements.pending_announcements(guild_id=3)
     assert a.id == ids[0] and a.game_id is None and a.match_id is None
 
 
 async def test_old_announcements_are_purged_with_old_tables(store: Store, clock: Clock) -> None:
-    await store.announce(1, [Announcement("result")])
+    await store.announcements.announce(1, [Announcement("result")])
     clock.now = datetime(2026, 5, 1, tzinfo=UTC)
-    await store.purge_closed_games(30)
-    assert await store.pending_announcements() == []
+    await store.maintenance.purge_closed_games(30)
+    assert await store.announcements.pending_announcements() == []
 
 
 # ---------------------------------------------------------------- crashes
@@ -174,7 +184,7 @@ async def main(path, first, last):
     people = [Seat.human(u) for u in (1, 2, 3, 4)]
     for game_id in range(first, last + 1):
         rng = random.Random(game_id)
-        await store.record_match(
+        await store.matches.record_match(
             1, people, [synthetic_record(rng) for _ in range(3)], rules=STANDARD_RULES,
             game_id=game_id,
             announcements=[Announcement("result", {"table": game_id}),
@@ -189,7 +199,7 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
 async def test_killed_at_a_match_end_keeps_all_or_nothing(db_url: str) -> None:
     path = db_url
     store = await Store.open(path, housekeeping=None)
-    ids = [(await store.create_game(1, 500, 100 + i, {})).id for i in range(150)]
+    ids = [(await store.games.create_game(1, 500, 100 + i, {})).id for i in range(150)]
     await store.close()
     rng = random.Random(7)
     acked: set[int] = set()
@@ -215,14 +225,14 @@ async def test_killed_at_a_match_end_keeps_all_or_nothing(db_url: str) -> None:
 
         store = await Store.open(path, housekeeping=None)  # passes the damage checks
         try:
-            matches = {m.game_id: m.id for m in await store.recent_matches(1, limit=1000)}
-            pending = await store.pending_announcements(limit=10_000)
+            matches = {m.game_id: m.id for m in await store.matches.recent_matches(1, limit=1000)}
+            pending = await store.announcements.pending_announcements(limit=10_000)
             by_game: dict[int | None, list[str]] = {}
             for a in pending:
                 by_game.setdefault(a.game_id, []).append(a.kind)
                 assert a.match_id == matches[a.game_id]
             for game_id in ids:
-                game = await store.get_game(game_id)
+                game = await store.games.get_game(game_id)
                 if game_id in matches:  # all of the end, exactly once ...
                     assert game.status == "finished"
                     assert by_game[game_id] == ["result", "standings"]
@@ -240,7 +250,7 @@ async def test_a_crash_after_the_commit_leaves_the_posts_pending(db_url: str) ->
     now the next start finds it pending and posts it, then marks it."""
     path = db_url
     store = await Store.open(path, housekeeping=None)
-    g = await store.create_game(1, 500, 1, {}, seats=PEOPLE)
+    g = await store.games.create_game(1, 500, 1, {}, seats=PEOPLE)
     await store.close()
     script = RECORDER.replace(
         "print(game_id, flush=True)",
@@ -263,14 +273,14 @@ async def test_a_crash_after_the_commit_leaves_the_posts_pending(db_url: str) ->
 
     store = await Store.open(path, housekeeping=None)
     try:
-        pending = await store.pending_announcements()
+        pending = await store.announcements.pending_announcements()
         assert [a.kind for a in pending] == ["result", "standings"]
         posted = []
         for a in pending:  # what the restarted bot does
             posted.append((a.kind, a.payload["table"]))
-            assert await store.mark_announced(a.id)
+            assert await store.announcements.mark_announced(a.id)
         assert posted == [("result", g.id), ("standings", g.id)]
-        assert await store.pending_announcements() == []
+        assert await store.announcements.pending_announcements() == []
     finally:
         await store.close()
 
@@ -292,18 +302,18 @@ async def test_a_locked_database_is_retried_with_back_off(tmp_path: Path) -> Non
     store = await Store.open(path, busy_timeout_ms=0, housekeeping=None, sleep=sleep)
     try:
         blocker.execute("BEGIN IMMEDIATE")
-        g = await store.create_game(1, 2, 3, {})
-        assert slept == list(RETRY_DELAYS[:2]) and store.busy_retries == 2
-        assert (await store.get_game(g.id)).status == "lobby"
+        g = await store.games.create_game(1, 2, 3, {})
+        assert slept == list(RETRY_DELAYS[:2]) and store.database.busy_retries == 2
+        assert (await store.games.get_game(g.id)).status == "lobby"
 
         slept.clear()
         blocker.execute("BEGIN IMMEDIATE")  # and now it never lets go
         with pytest.raises(StoreBusyError, match="stayed locked"):
-            await store.create_game(1, 2, 4, {})
+            await store.games.create_game(1, 2, 4, {})
         assert slept == list(RETRY_DELAYS)
         blocker.execute("ROLLBACK")
-        assert [x.id for x in await store.list_games()] == [g.id]  # nothing half-written
-        assert not store._db.in_transaction
+        assert [x.id for x in await store.games.list_games()] == [g.id]  # nothing half-written
+        assert not store.database.conn.in_transaction
     finally:
         await store.close()
         blocker.close()

@@ -49,18 +49,18 @@ async def two(db_url: str) -> AsyncIterator[tuple[Store, Store, FakeSleep]]:
 
 
 async def test_table_lock_serialises_one_process(store: Store) -> None:
-    g = await store.create_game(1, 2, 3, {})
+    g = await store.games.create_game(1, 2, 3, {})
     order: list[str] = []
 
     async def turn(tag: str) -> None:
-        async with store.table_lock(g.id):
+        async with store.locks.table_lock(g.id):
             order.append(f"{tag} in")
             await asyncio.sleep(0.01)
             order.append(f"{tag} out")
 
     await asyncio.gather(turn("a"), turn("b"), turn("c"))
     assert order == ["a in", "a out", "b in", "b out", "c in", "c out"]
-    assert store._table_locks == {}  # nothing left behind
+    assert store.locks._table_locks == {}  # nothing left behind
 
 
 async def test_table_lock_holds_across_connections(
@@ -69,24 +69,24 @@ async def test_table_lock_holds_across_connections(
     a, b, sleep = two
     if a.dialect == "sqlite":
         pytest.skip("SQLite serves one process; its table lock is per store")
-    g = await a.create_game(1, 2, 3, {})
-    other = await a.create_game(2, 2, 3, {})
+    g = await a.games.create_game(1, 2, 3, {})
+    other = await a.games.create_game(2, 2, 3, {})
     entered = asyncio.Event()
     sleep.gate = released = asyncio.Event()
 
     async def second() -> None:
-        async with b.table_lock(g.id):
+        async with b.locks.table_lock(g.id):
             entered.set()
 
-    async with a.table_lock(g.id):
+    async with a.locks.table_lock(g.id):
         task = asyncio.create_task(second())
         while len(sleep.waits) < 3:  # b keeps trying...
             await asyncio.sleep(0.005)
         assert not entered.is_set()
-        async with b.table_lock(other.id):  # ... while another table is free
+        async with b.locks.table_lock(other.id):  # ... while another table is free
             pass
         # the row lock of a write is independent: a move still commits meanwhile
-        assert await b.append_action(g.id, 0, "bid 5", seat=0, phase="p", to_act=1) == 1
+        assert await b.games.append_action(g.id, 0, "bid 5", seat=0, phase="p", to_act=1) == 1
     released.set()
     await asyncio.wait_for(task, 10)
     assert entered.is_set()
@@ -98,13 +98,13 @@ async def test_table_lock_gives_up_with_a_clear_error(
     a, b, sleep = two
     if a.dialect == "sqlite":
         pytest.skip("SQLite serves one process; its table lock is per store")
-    g = await a.create_game(1, 2, 3, {})
-    async with a.table_lock(g.id):
+    g = await a.games.create_game(1, 2, 3, {})
+    async with a.locks.table_lock(g.id):
         with pytest.raises(StoreBusyError, match=f"table {g.id} stayed locked"):
-            async with b.table_lock(g.id):
+            async with b.locks.table_lock(g.id):
                 pytest.fail("entered a locked table")
     assert sleep.waits == list(TABLE_LOCK_DELAYS)
-    async with b.table_lock(g.id):  # free again
+    async with b.locks.table_lock(g.id):  # free again
         pass
 
 
@@ -113,21 +113,21 @@ async def test_a_dead_holder_releases_the_table(db_url: str) -> None:
     a = await Store.open(db_url, housekeeping=None)
     b = await Store.open(db_url, housekeeping=None, sleep=FakeSleep())
     try:
-        g = await a.create_game(1, 2, 3, {})
-        held = a.table_lock(g.id)
+        g = await a.games.create_game(1, 2, 3, {})
+        held = a.locks.table_lock(g.id)
         await held.__aenter__()  # and never leaves: the process dies holding it
-        if a._pool is not None:
-            a._pool.terminate()  # every connection of the process goes
+        if a.database.pool is not None:
+            a.database.pool.terminate()  # every connection of the process goes
         else:
-            await a._db.close()
-        async with b.table_lock(g.id):
-            assert await b.append_action(g.id, 0, "x", seat=0, phase="p", to_act=1) == 1
+            await a.database.conn.close()
+        async with b.locks.table_lock(g.id):
+            assert await b.games.append_action(g.id, 0, "x", seat=0, phase="p", to_act=1) == 1
     finally:
         await b.close()
 
 
 async def test_integrity_check_is_ok_on_a_healthy_database(store: Store) -> None:
-    assert await store.integrity_check() == "ok"
+    assert await store.maintenance.integrity_check() == "ok"
 
 
 async def test_postgres_schema_version_and_refusals(db_url: str) -> None:
@@ -135,7 +135,7 @@ async def test_postgres_schema_version_and_refusals(db_url: str) -> None:
         pytest.skip("PostgreSQL's schema table (SQLite: test_store_migrations)")
     store = await Store.open(db_url, housekeeping=None)
     assert store.schema_version == LATEST_VERSION and store.dialect == "postgresql"
-    async with store._tx() as db:
+    async with store.database.tx() as db:
         await db.execute("UPDATE batak_schema SET version = ?", (LATEST_VERSION + 1,))
     await store.close()
     with pytest.raises(SchemaTooNewError, match="newer batak-bot"):
@@ -154,8 +154,8 @@ async def test_opening_a_postgres_migration_twice_at_once(db_url: str) -> None:
     stores = await asyncio.gather(*(Store.open(db_url, housekeeping=None) for _ in range(3)))
     try:
         assert [s.schema_version for s in stores] == [LATEST_VERSION] * 3
-        g = await stores[0].create_game(1, 2, 3, {})
-        assert (await stores[2].get_game(g.id)).id == g.id
+        g = await stores[0].games.create_game(1, 2, 3, {})
+        assert (await stores[2].games.get_game(g.id)).id == g.id
     finally:
         for s in stores:
             await s.close()

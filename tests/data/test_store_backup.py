@@ -29,9 +29,9 @@ from data import Store
 
 async def main(path, game_id):
     store = await Store.open(path, housekeeping=None)
-    move = (await store.get_game(game_id)).move
+    move = (await store.games.get_game(game_id)).move
     while True:
-        move = await store.append_action(
+        move = await store.games.append_action(
             game_id, move, f"act {move + 1}", seat=move % 4, phase=f"phase {move + 1}",
             to_act=(move + 1) % 4, snapshot={"move": move + 1, "pad": "x" * 2000},
         )
@@ -44,9 +44,9 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 async def _filled(path: Path) -> int:
     store = await Store.open(path, housekeeping=None)
     for i in range(300):  # some bulk, so that the copy takes a while
-        g = await store.create_game(1, 2, 10_000 + i, {"pad": "z" * 3000})
-        await store.cancel_game(g.id)
-    game_id = (await store.create_game(1, 2, 3, {"seed": 1})).id
+        g = await store.games.create_game(1, 2, 10_000 + i, {"pad": "z" * 3000})
+        await store.games.cancel_game(g.id)
+    game_id = (await store.games.create_game(1, 2, 3, {"seed": 1})).id
     await store.close()
     return game_id
 
@@ -91,7 +91,7 @@ async def test_backup_while_another_process_writes(tmp_path: Path) -> None:
             assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
         store = await Store.open(dest, housekeeping=None)  # passes the damage checks
         try:
-            game = await store.load_game(game_id)  # raises if the row and the log disagree
+            game = await store.games.load_game(game_id)  # raises if the row and the log disagree
         finally:
             await store.close()
         n = game.move
@@ -113,7 +113,7 @@ async def test_cli_backup_of_the_default_database(
     out = capsys.readouterr().out
     assert out.startswith(f"backed up {path} ") and "quick_check ok" in out
     store = await Store.open(dest, housekeeping=None)
-    assert (await store.get_game(game_id)).settings == {"seed": 1}
+    assert (await store.games.get_game(game_id)).settings == {"seed": 1}
     await store.close()
     # never over an existing file
     assert await asyncio.to_thread(data_main, ["backup", str(dest)]) == 1

@@ -17,18 +17,18 @@ def clock() -> Clock:
 
 
 async def test_a_value_is_kept_replaced_and_separate_by_key(store: Store, clock: Clock) -> None:
-    assert await store.get_bot_state("commands:1:global") is None
-    await store.set_bot_state("commands:1:global", "a" * 64)
-    await store.set_bot_state("commands:1:guild:42", "b" * 64)
-    assert await store.get_bot_state("commands:1:global") == "a" * 64
-    assert await store.get_bot_state("commands:1:guild:42") == "b" * 64
+    assert await store.maintenance.get_bot_state("commands:1:global") is None
+    await store.maintenance.set_bot_state("commands:1:global", "a" * 64)
+    await store.maintenance.set_bot_state("commands:1:guild:42", "b" * 64)
+    assert await store.maintenance.get_bot_state("commands:1:global") == "a" * 64
+    assert await store.maintenance.get_bot_state("commands:1:guild:42") == "b" * 64
     clock.now = datetime(2026, 6, 2, tzinfo=UTC)
-    await store.set_bot_state("commands:1:global", "c" * 64)  # replaced, not added
-    assert await store.get_bot_state("commands:1:global") == "c" * 64
-    assert await store.get_bot_state("commands:1:guild:42") == "b" * 64
-    async with store._read():
-        rows = await store._scalar("SELECT count(*) FROM bot_state")
-        when = await store._scalar(
+    await store.maintenance.set_bot_state("commands:1:global", "c" * 64)  # replaced, not added
+    assert await store.maintenance.get_bot_state("commands:1:global") == "c" * 64
+    assert await store.maintenance.get_bot_state("commands:1:guild:42") == "b" * 64
+    async with store.database.read():
+        rows = await store.database.scalar("SELECT count(*) FROM bot_state")
+        when = await store.database.scalar(
             "SELECT updated_at FROM bot_state WHERE key = ?", ("commands:1:global",)
         )
     assert rows == 2
@@ -43,12 +43,12 @@ async def test_a_value_survives_closing_and_reopening(db_url: str, clock: Clock)
         await first.close()
     again = await Store.open(db_url, clock=clock, housekeeping=None)
     try:
-        assert await again.get_bot_state("k") == "second"
-        assert await again.get_bot_state("K") is None  # keys are exact
+        assert await again.maintenance.get_bot_state("k") == "second"
+        assert await again.maintenance.get_bot_state("K") is None  # keys are exact
     finally:
         await again.close()
 
 
 async def store_twice(store: Store) -> None:
-    await store.set_bot_state("k", "first")
-    await store.set_bot_state("k", "second")
+    await store.maintenance.set_bot_state("k", "first")
+    await store.maintenance.set_bot_state("k", "second")

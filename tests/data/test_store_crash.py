@@ -25,9 +25,9 @@ from data import Store
 
 async def main(path, game_id):
     store = await Store.open(path)
-    move = (await store.get_game(game_id)).move
+    move = (await store.games.get_game(game_id)).move
     while True:
-        move = await store.append_action(
+        move = await store.games.append_action(
             game_id, move, f"act {move + 1}", seat=move % 4, phase=f"phase {move + 1}",
             to_act=(move + 1) % 4, snapshot={"move": move + 1, "pad": "x" * 3000},
         )
@@ -45,9 +45,11 @@ async def main(path, game_id, tag, n):
     store = await Store.open(path, busy_timeout_ms=10000)
     done = stale = 0
     while done < n:
-        move = (await store.get_game(game_id)).move
+        move = (await store.games.get_game(game_id)).move
         try:
-            await store.append_action(game_id, move, f"{tag} {done}", seat=0, phase="p", to_act=1)
+            await store.games.append_action(
+                game_id, move, f"{tag} {done}", seat=0, phase="p", to_act=1
+            )
             done += 1
         except StaleMoveError:
             stale += 1
@@ -71,8 +73,8 @@ def _spawn(code: str, *args: object) -> subprocess.Popen[str]:
 async def _check_consistent(path: str, game_id: int) -> int:
     store = await Store.open(path)
     try:
-        assert await store.integrity_check() == "ok"
-        game = await store.load_game(game_id)
+        assert await store.maintenance.integrity_check() == "ok"
+        game = await store.games.load_game(game_id)
         n = game.move
         assert game.actions == tuple(f"act {i}" for i in range(1, n + 1))
         if n:
@@ -87,7 +89,7 @@ async def _check_consistent(path: str, game_id: int) -> int:
 async def test_killed_writer_loses_nothing_committed(db_url: str) -> None:
     path = db_url
     store = await Store.open(path)
-    game_id = (await store.create_game(1, 2, 3, {"seed": 1})).id
+    game_id = (await store.games.create_game(1, 2, 3, {"seed": 1})).id
     await store.close()
 
     rng = random.Random(2026)
@@ -116,7 +118,7 @@ async def test_killed_writer_loses_nothing_committed(db_url: str) -> None:
 async def test_two_processes_writing_one_game(db_url: str) -> None:
     path = db_url
     store = await Store.open(path)
-    game_id = (await store.create_game(1, 2, 3, {})).id
+    game_id = (await store.games.create_game(1, 2, 3, {})).id
     await store.close()
     n = 60
     procs = [_spawn(RACER, path, game_id, tag, n) for tag in ("A", "B")]
@@ -125,13 +127,13 @@ async def test_two_processes_writing_one_game(db_url: str) -> None:
         assert p.returncode == 0, err
     store = await Store.open(path)
     try:
-        game = await store.load_game(game_id)
+        game = await store.games.load_game(game_id)
         assert game.move == 2 * n == len(game.actions)
         for tag in ("A", "B"):
             assert [a for a in game.actions if a.startswith(tag)] == [
                 f"{tag} {i}" for i in range(n)
             ]
-        log = await store.action_log(game_id)
+        log = await store.games.action_log(game_id)
         assert [e.move for e in log] == list(range(1, 2 * n + 1))
     finally:
         await store.close()
@@ -142,15 +144,15 @@ async def test_double_click_across_two_connections(db_url: str) -> None:
     a = await Store.open(path)
     b = await Store.open(path)
     try:
-        g = await a.create_game(1, 2, 3, {})
+        g = await a.games.create_game(1, 2, 3, {})
         for move in range(10):
             res = await asyncio.gather(
-                a.append_action(g.id, move, f"a{move}", seat=0, phase="p", to_act=1),
-                b.append_action(g.id, move, f"b{move}", seat=0, phase="p", to_act=1),
+                a.games.append_action(g.id, move, f"a{move}", seat=0, phase="p", to_act=1),
+                b.games.append_action(g.id, move, f"b{move}", seat=0, phase="p", to_act=1),
                 return_exceptions=True,
             )
             assert sorted(map(type, res), key=str) == sorted([int, StaleMoveError], key=str)
-        loaded = await b.load_game(g.id)
+        loaded = await b.games.load_game(g.id)
         assert loaded.move == 10 and len(loaded.actions) == 10
     finally:
         await a.close()
@@ -163,16 +165,18 @@ async def test_reader_never_sees_half_an_action(db_url: str) -> None:
     w = await Store.open(path)
     r = await Store.open(path)
     try:
-        g = await w.create_game(1, 2, 3, {})
+        g = await w.games.create_game(1, 2, 3, {})
 
         async def write() -> None:
             for move in range(150):
-                await w.append_action(g.id, move, f"act {move + 1}", seat=0, phase="p", to_act=1)
+                await w.games.append_action(
+                    g.id, move, f"act {move + 1}", seat=0, phase="p", to_act=1
+                )
 
         async def read() -> int:
             seen = 0
             while seen < 150:
-                game = await r.load_game(g.id)  # raises if row and log disagree
+                game = await r.games.load_game(g.id)  # raises if row and log disagree
                 assert len(game.actions) == game.move >= seen
                 seen = game.move
             return seen
@@ -191,8 +195,8 @@ def test_wal_files_recover_with_plain_sqlite(tmp_path: Path) -> None:
 
     async def fill() -> None:
         s = await Store.open(path)
-        g = await s.create_game(1, 2, 3, {})
-        await s.append_action(g.id, 0, "bid 5", seat=1, phase="auction", to_act=2)
+        g = await s.games.create_game(1, 2, 3, {})
+        await s.games.append_action(g.id, 0, "bid 5", seat=1, phase="auction", to_act=2)
         await s.close()
 
     asyncio.run(fill())
@@ -204,7 +208,7 @@ async def test_kill_right_after_the_first_commit(db_url: str) -> None:
     """Killed just after its first acknowledged action: that action is there."""
     path = db_url
     store = await Store.open(path)
-    game_id = (await store.create_game(1, 2, 3, {})).id
+    game_id = (await store.games.create_game(1, 2, 3, {})).id
     await store.close()
     proc = _spawn(APPENDER, path, game_id)
     assert proc.stdout is not None
@@ -223,7 +227,7 @@ from data import Store
 
 async def main(path, game_id):
     store = await Store.open(path)
-    game = await store.load_game(game_id)
+    game = await store.games.load_game(game_id)
     s = game.settings
     m = Match.replay(Rules.from_dict(s["rules"]), s["seed"],
                      [parse_action(a) for a in game.actions], s["first_dealer"])
@@ -235,9 +239,9 @@ async def main(path, game_id):
         legal = m.legal_actions()
         action = legal[int(rng.random() * len(legal))]
         m.apply(action)
-        await store.append_action(game_id, m.move_number - 1, format_action(action), seat=seat,
-                                  phase=m.deal.phase.value, to_act=m.to_act,
-                                  snapshot={"totals": m.totals})
+        await store.games.append_action(game_id, m.move_number - 1, format_action(action),
+                                        seat=seat, phase=m.deal.phase.value, to_act=m.to_act,
+                                        snapshot={"totals": m.totals})
         print(m.move_number, flush=True)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))
@@ -251,7 +255,7 @@ async def test_killed_bot_restores_the_exact_engine_state(db_url: str) -> None:
     rules = preset("standard", deals=3)
     settings = {"rules": rules.to_dict(), "seed": 31337, "first_dealer": 3}
     store = await Store.open(path)
-    game_id = (await store.create_game(1, 2, 3, settings)).id
+    game_id = (await store.games.create_game(1, 2, 3, settings)).id
     await store.close()
 
     # the reference: the same choices, made in this process
@@ -274,7 +278,7 @@ async def test_killed_bot_restores_the_exact_engine_state(db_url: str) -> None:
         proc.communicate()
 
         store = await Store.open(path)
-        game = await store.load_game(game_id)
+        game = await store.games.load_game(game_id)
         await store.close()
         n = game.move
         assert n >= acked and list(game.actions) == all_actions[:n]

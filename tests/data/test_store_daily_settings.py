@@ -17,51 +17,53 @@ def clock() -> Clock:
 
 
 async def test_daily_one_result_per_player_per_day(store: Store, clock: Clock) -> None:
-    started = await store.start_daily(1, 10, game_id=None)
+    started = await store.daily.start_daily(1, 10, game_id=None)
     assert started.day == "2026-05-01" and not started.finished
     with pytest.raises(
         DailyAlreadyPlayedError, match="already played the daily match of 2026-05-01"
     ):
-        await store.start_daily(1, 10)
-    done = await store.finish_daily(1, 10, 85, placement=1, details={"totals": [85, 3, -9, 12]})
+        await store.daily.start_daily(1, 10)
+    done = await store.daily.finish_daily(
+        1, 10, 85, placement=1, details={"totals": [85, 3, -9, 12]}
+    )
     assert done.finished and done.score == 85 and done.details == {"totals": [85, 3, -9, 12]}
     assert done.started_at == started.started_at
     with pytest.raises(DailyAlreadyPlayedError, match="already has a daily result"):
-        await store.finish_daily(1, 10, 99)
-    assert (await store.daily_result(1, 10)) == done
+        await store.daily.finish_daily(1, 10, 99)
+    assert (await store.daily.daily_result(1, 10)) == done
     # without start_daily, finish_daily claims the day itself, once
-    await store.finish_daily(1, 11, 40)
+    await store.daily.finish_daily(1, 11, 40)
     with pytest.raises(DailyAlreadyPlayedError):
-        await store.finish_daily(1, 11, 41)
+        await store.daily.finish_daily(1, 11, 41)
     with pytest.raises(DailyAlreadyPlayedError):
-        await store.start_daily(1, 11)
+        await store.daily.start_daily(1, 11)
     # another day, another server: separate
     clock.now = datetime(2026, 5, 2, 0, 5, tzinfo=UTC)
-    assert (await store.daily_result(1, 10)) is None
-    await store.start_daily(1, 10)
-    await store.finish_daily(2, 10, 7, day="2026-05-01")
-    assert (await store.daily_result(1, 10, day=date(2026, 5, 1))) == done
+    assert (await store.daily.daily_result(1, 10)) is None
+    await store.daily.start_daily(1, 10)
+    await store.daily.finish_daily(2, 10, 7, day="2026-05-01")
+    assert (await store.daily.daily_result(1, 10, day=date(2026, 5, 1))) == done
 
 
 async def test_daily_leaderboard(store: Store) -> None:
     for uid, score in [(1, 30), (2, 85), (3, 30), (4, -20)]:
-        await store.finish_daily(5, uid, score)
-    await store.start_daily(5, 6)  # started, not finished: not on the board
-    await store.finish_daily(5, 7, 500, day="2026-04-30")  # another day
-    board = await store.daily_leaderboard(5)
+        await store.daily.finish_daily(5, uid, score)
+    await store.daily.start_daily(5, 6)  # started, not finished: not on the board
+    await store.daily.finish_daily(5, 7, 500, day="2026-04-30")  # another day
+    board = await store.daily.daily_leaderboard(5)
     assert [(r.user_id, r.score, r.rank) for r in board] == [
         (2, 85, 1),
         (1, 30, 2),
         (3, 30, 2),
         (4, -20, 4),
     ]
-    assert [r.user_id for r in await store.daily_leaderboard(5, limit=2, offset=1)] == [1, 3]
-    assert [r.user_id for r in await store.daily_leaderboard(5, day="2026-04-30")] == [7]
-    assert await store.daily_leaderboard(6) == []
+    assert [r.user_id for r in await store.daily.daily_leaderboard(5, limit=2, offset=1)] == [1, 3]
+    assert [r.user_id for r in await store.daily.daily_leaderboard(5, day="2026-04-30")] == [7]
+    assert await store.daily.daily_leaderboard(6) == []
 
 
 async def test_guild_settings_defaults_and_updates(store: Store) -> None:
-    s = await store.get_guild_settings(42)
+    s = await store.guild_settings.get_guild_settings(42)
     assert s == GuildSettings(42)
     assert (s.language, s.preset, s.deals, s.pace, s.bot_level, s.use_threads) == (
         "en",
@@ -72,13 +74,15 @@ async def test_guild_settings_defaults_and_updates(store: Store) -> None:
         True,
     )
     assert s.turn_timeout_s() == s.live_turn_timeout_s and s.turn_timeout_s("async") == 12 * 3600
-    s2 = await store.update_guild_settings(42, language="tr", deals=5, use_threads=False)
+    s2 = await store.guild_settings.update_guild_settings(
+        42, language="tr", deals=5, use_threads=False
+    )
     assert (s2.language, s2.deals, s2.use_threads, s2.preset) == ("tr", 5, False, "standard")
     assert s2.updated_at is not None
-    s3 = await store.update_guild_settings(
+    s3 = await store.guild_settings.update_guild_settings(
         42, pace="async", async_turn_timeout_s=3600, bot_level="hard", preset="esli"
     )
-    assert await store.get_guild_settings(42) == s3
+    assert await store.guild_settings.get_guild_settings(42) == s3
     assert (s3.language, s3.deals, s3.pace, s3.bot_level, s3.preset) == (
         "tr",
         5,
@@ -87,11 +91,11 @@ async def test_guild_settings_defaults_and_updates(store: Store) -> None:
         "esli",
     )
     assert s3.turn_timeout_s() == 3600
-    assert await store.get_guild_settings(43) == GuildSettings(43)
-    await store.update_guild_settings(42, deals=None)
-    assert (await store.get_guild_settings(42)).deals is None
-    assert await store.reset_guild_settings(42) == GuildSettings(42)
-    assert await store.get_guild_settings(42) == GuildSettings(42)
+    assert await store.guild_settings.get_guild_settings(43) == GuildSettings(43)
+    await store.guild_settings.update_guild_settings(42, deals=None)
+    assert (await store.guild_settings.get_guild_settings(42)).deals is None
+    assert await store.guild_settings.reset_guild_settings(42) == GuildSettings(42)
+    assert await store.guild_settings.get_guild_settings(42) == GuildSettings(42)
 
 
 @pytest.mark.parametrize(
@@ -111,8 +115,8 @@ async def test_guild_settings_defaults_and_updates(store: Store) -> None:
     ],
 )
 async def test_invalid_settings_change_nothing(store: Store, change: dict[str, object]) -> None:
-    await store.update_guild_settings(1, language="tr")
+    await store.guild_settings.update_guild_settings(1, language="tr")
     with pytest.raises(InvalidSettingError, match="setting"):
-        await store.update_guild_settings(1, **{"use_threads": False, **change})
-    s = await store.get_guild_settings(1)
+        await store.guild_settings.update_guild_settings(1, **{"use_threads": False, **change})
+    s = await store.guild_settings.get_guild_settings(1)
     assert s.language == "tr" and s.use_threads is True

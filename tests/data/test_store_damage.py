@@ -29,8 +29,10 @@ async def healthy(path: Path) -> None:
     """A closed database (WAL folded back into the file) holding GAMES open tables."""
     store = await Store.open(path, housekeeping=None)
     for i in range(GAMES):
-        g = await store.create_game(1, 2, 1000 + i, {"mark": f"MARK-{i:04d}", "pad": "x" * 200})
-        await store.append_action(g.id, 0, "bid 5", seat=1, phase="auction", to_act=2)
+        g = await store.games.create_game(
+            1, 2, 1000 + i, {"mark": f"MARK-{i:04d}", "pad": "x" * 200}
+        )
+        await store.games.append_action(g.id, 0, "bid 5", seat=1, phase="auction", to_act=2)
     await store.close()
     assert not Path(f"{path}-wal").exists()
 
@@ -106,7 +108,7 @@ async def test_the_index_damage_really_hides_a_table(tmp_path: Path) -> None:
         assert db.execute("PRAGMA quick_check").fetchall() == [("ok",)]
     unchecked = await Store.open(path, housekeeping=None, check=False)
     try:
-        ids = {g.id for g in await unchecked.list_games(guild_id=1, limit=1000)}
+        ids = {g.id for g in await unchecked.games.list_games(guild_id=1, limit=1000)}
     finally:
         await unchecked.close()
     assert 50 not in ids and len(ids) == GAMES - 1
@@ -117,7 +119,7 @@ async def test_healthy_file_opens_with_the_checks(tmp_path: Path) -> None:
     await healthy(path)
     store = await Store.open(path, housekeeping=None)
     try:
-        assert len(await store.open_games()) == GAMES
+        assert len(await store.games.open_games()) == GAMES
     finally:
         await store.close()
 
@@ -128,10 +130,10 @@ async def test_a_live_wal_is_not_mistaken_for_truncation(tmp_path: Path) -> None
     bot = await Store.open(path, housekeeping=None)
     try:
         for i in range(GAMES):
-            await bot.create_game(1, 2, 1000 + i, {"pad": "y" * 500})
+            await bot.games.create_game(1, 2, 1000 + i, {"pad": "y" * 500})
         assert Path(f"{path}-wal").stat().st_size > 0
         other = await Store.open(path, housekeeping=None)
-        assert len(await other.open_games()) == GAMES
+        assert len(await other.games.open_games()) == GAMES
         await other.close()
     finally:
         await bot.close()

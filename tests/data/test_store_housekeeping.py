@@ -46,30 +46,30 @@ async def test_closed_tables_are_purged_daily(db_url: str) -> None:
     store = await Store.open(db_url, clock=clock, housekeeping=policy, sleep=sleep)
     try:
         people = [Seat.human(u) for u in (1, 2, 3, 4)]
-        done = await store.create_game(1, 2, 1, {}, seats=people)
-        await store.cancel_game(done.id)
-        live = await store.create_game(1, 2, 2, {})
+        done = await store.games.create_game(1, 2, 1, {}, seats=people)
+        await store.games.cancel_game(done.id)
+        live = await store.games.create_game(1, 2, 2, {})
 
         await sleep.sleeping(1)
         assert sleep.calls == [60]
         sleep.release()  # 60 s after opening: the first purge, nothing is old enough
         await sleep.sleeping(2)
-        assert store.housekeeping_runs == 1
-        assert {g.id for g in await store.list_games(status=None)} == {done.id, live.id}
+        assert store.maintenance.housekeeping_runs == 1
+        assert {g.id for g in await store.games.list_games(status=None)} == {done.id, live.id}
 
         days = 0
-        while {g.id for g in await store.list_games(status=None)} != {live.id}:
+        while {g.id for g in await store.games.list_games(status=None)} != {live.id}:
             sleep.release()
             days += 1
             await sleep.sleeping(2 + days)
             assert days <= 31, "never purged"
         assert days == 30  # the first daily run more than 30 days after the close
         assert sleep.calls == [60] + [86_400] * (days + 1)
-        assert store.housekeeping_runs == days + 1
-        assert (await store.get_game(live.id)).is_open  # open tables are never purged
+        assert store.maintenance.housekeeping_runs == days + 1
+        assert (await store.games.get_game(live.id)).is_open  # open tables are never purged
     finally:
         await store.close()
-    assert store._housekeeping_task is None  # stopped by close, not left running
+    assert store.maintenance._housekeeping_task is None  # stopped by close, not left running
 
 
 async def test_no_housekeeping_when_disabled(db_url: str) -> None:
@@ -81,12 +81,12 @@ async def test_no_housekeeping_when_disabled(db_url: str) -> None:
     store = await Store.open(db_url, housekeeping=None, sleep=sleep)
     await asyncio.sleep(0)
     await store.close()
-    assert calls == [] and store.housekeeping_runs == 0
+    assert calls == [] and store.maintenance.housekeeping_runs == 0
 
 
 async def test_close_stops_a_sleeping_task(db_url: str) -> None:
     store = await Store.open(db_url)  # the real schedule: first run in 60 s
-    task = store._housekeeping_task
+    task = store.maintenance._housekeeping_task
     assert task is not None and not task.done()
     await store.close()
     assert task.cancelled()

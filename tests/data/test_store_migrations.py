@@ -52,7 +52,7 @@ async def test_zero_byte_file_is_migrated(tmp_path: Path) -> None:
 async def test_connection_pragmas(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "p.sqlite3", busy_timeout_ms=1234)
     try:
-        db = store._db
+        db = store.database.conn
         assert (await (await db.execute("PRAGMA foreign_keys")).fetchone())[0] == 1  # type: ignore[index]  # a row
         assert (await (await db.execute("PRAGMA busy_timeout")).fetchone())[0] == 1234  # type: ignore[index]  # a row
         assert (await (await db.execute("PRAGMA synchronous")).fetchone())[0] == 2  # type: ignore[index]  # a row
@@ -101,13 +101,13 @@ async def test_migrates_from_every_earlier_version(tmp_path: Path, start: int) -
     try:
         assert store.schema_version == LATEST_VERSION
         if game_id is not None:
-            game = await store.load_game(game_id)
+            game = await store.games.load_game(game_id)
             assert game.actions == ("bid 5",)
             assert game.settings == {"seed": 9}
             assert game.seats[0] == Seat.human(3) and game.seats[1] == Seat.bot("easy")
         # and the latest schema works
-        fresh = await store.create_game(1, 2, 30, {})
-        assert (await store.get_game(fresh.id)).status == "lobby"
+        fresh = await store.games.create_game(1, 2, 30, {})
+        assert (await store.games.get_game(fresh.id)).status == "lobby"
     finally:
         await store.close()
     assert version_of(path) == LATEST_VERSION
@@ -136,7 +136,7 @@ async def test_version_2_keeps_one_claim_per_host_and_the_first_rematch(tmp_path
             (5, 5, None),
             (6, 6, None),
         ]
-        assert (await store.get_game(4)).rematch_of == 1
+        assert (await store.games.get_game(4)).rematch_of == 1
     finally:
         await store.close()
 

@@ -33,14 +33,14 @@ def hosted_by(user: int) -> list[Seat]:
 
 async def test_thirty_concurrent_new_tables_open_one(store: Store) -> None:
     results = await asyncio.gather(
-        *(store.create_game(1, 10 + i, HOST, {}, seats=hosted_by(HOST)) for i in range(30)),
+        *(store.games.create_game(1, 10 + i, HOST, {}, seats=hosted_by(HOST)) for i in range(30)),
         return_exceptions=True,
     )
     made = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, HostHasOpenTableError)]
     assert len(made) == 1 and len(refused) == 29
     assert all(e.game_id == made[0].id and e.host_id == HOST for e in refused)
-    assert [g.id for g in await store.list_games(guild_id=1)] == [made[0].id]
+    assert [g.id for g in await store.games.list_games(guild_id=1)] == [made[0].id]
 
 
 async def test_two_connections_racing(db_url: str) -> None:
@@ -50,7 +50,7 @@ async def test_two_connections_racing(db_url: str) -> None:
     b = await Store.open(path, housekeeping=None)
     try:
         results = await asyncio.gather(
-            *(s.create_game(1, 2, HOST, {}, seats=hosted_by(HOST)) for s in (a, b) * 5),
+            *(s.games.create_game(1, 2, HOST, {}, seats=hosted_by(HOST)) for s in (a, b) * 5),
             return_exceptions=True,
         )
         assert sum(not isinstance(r, BaseException) for r in results) == 1
@@ -61,30 +61,34 @@ async def test_two_connections_racing(db_url: str) -> None:
 
 
 async def test_the_claim_ends_with_the_table_or_the_seat(store: Store) -> None:
-    first = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    first = await store.games.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
     with pytest.raises(HostHasOpenTableError, match=f"open table {first.id}"):
-        await store.create_game(1, 3, HOST, {}, seats=hosted_by(HOST))
+        await store.games.create_game(1, 3, HOST, {}, seats=hosted_by(HOST))
     # another server, a daily match, or a table the host does not sit at: not limited
-    await store.create_game(2, 3, HOST, {}, seats=hosted_by(HOST))
-    await store.create_game(1, 3, HOST, {}, kind="daily", status="playing", seats=hosted_by(HOST))
-    await store.create_game(1, 3, HOST, {}, seats=hosted_by(8))
-    await store.cancel_game(first.id)
-    second = await store.create_game(1, 3, HOST, {}, seats=hosted_by(HOST))  # closed: free again
+    await store.games.create_game(2, 3, HOST, {}, seats=hosted_by(HOST))
+    await store.games.create_game(
+        1, 3, HOST, {}, kind="daily", status="playing", seats=hosted_by(HOST)
+    )
+    await store.games.create_game(1, 3, HOST, {}, seats=hosted_by(8))
+    await store.games.cancel_game(first.id)
+    second = await store.games.create_game(
+        1, 3, HOST, {}, seats=hosted_by(HOST)
+    )  # closed: free again
     # away (a computer plays for the host) still hosts; leaving the seat ends it
-    await store.set_seat(second.id, 0, Seat(HOST, "normal"), expected=Seat.human(HOST))
+    await store.games.set_seat(second.id, 0, Seat(HOST, "normal"), expected=Seat.human(HOST))
     with pytest.raises(HostHasOpenTableError):
-        await store.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
-    await store.leave_game(second.id, HOST)
-    third = await store.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
+        await store.games.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
+    await store.games.leave_game(second.id, HOST)
+    third = await store.games.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
     # finishing a match frees the host too
-    await store.join_game(third.id, 8)
-    await store.finish_game(third.id)
-    await store.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
+    await store.games.join_game(third.id, 8)
+    await store.games.finish_game(third.id)
+    await store.games.create_game(1, 4, HOST, {}, seats=hosted_by(HOST))
 
 
 async def _finished(store: Store) -> int:
-    g = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
-    await store.finish_game(g.id)
+    g = await store.games.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    await store.games.finish_game(g.id)
     return g.id
 
 
@@ -93,7 +97,7 @@ async def test_many_rematch_presses_make_one_lobby(store: Store) -> None:
     # four people press Rematch at once (each would host the new lobby)
     results = await asyncio.gather(
         *(
-            store.create_game(1, 2, user, {}, seats=hosted_by(user), rematch_of=old)
+            store.games.create_game(1, 2, user, {}, seats=hosted_by(user), rematch_of=old)
             for user in (7, 8, 9, 10, 7, 8)
         ),
         return_exceptions=True,
@@ -104,49 +108,49 @@ async def test_many_rematch_presses_make_one_lobby(store: Store) -> None:
     assert made[0].rematch_of == old
     assert all(e.game_id == made[0].id and e.rematch_of == old for e in refused)
     # still one, after the rematch lobby closes too
-    await store.cancel_game(made[0].id)
+    await store.games.cancel_game(made[0].id)
     with pytest.raises(RematchExistsError):
-        await store.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=old)
+        await store.games.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=old)
 
 
 async def test_rematch_needs_a_finished_table(store: Store) -> None:
-    live = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    live = await store.games.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
     with pytest.raises(ValueError, match="only a finished table"):
-        await store.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=live.id)
+        await store.games.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=live.id)
     with pytest.raises(GameNotFoundError):
-        await store.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=999)
-    assert [g.id for g in await store.list_games(status=None)] == [live.id]  # nothing added
+        await store.games.create_game(1, 2, 8, {}, seats=hosted_by(8), rematch_of=999)
+    assert [g.id for g in await store.games.list_games(status=None)] == [live.id]  # nothing added
 
 
 async def test_the_indexes_hold_without_the_checks(store: Store) -> None:
     """The checks in create_game give the clear errors; the unique indexes are what
     makes a second claim impossible even for a writer that skips them."""
     old = await _finished(store)
-    a = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
-    b = await store.create_game(1, 2, 8, {}, seats=hosted_by(8))
+    a = await store.games.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    b = await store.games.create_game(1, 2, 8, {}, seats=hosted_by(8))
     with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)unique"):
-        async with store._tx() as db:
+        async with store.database.tx() as db:
             await db.execute("UPDATE games SET hosting = ? WHERE id = ?", (HOST, b.id))
-    await store.create_game(1, 2, 9, {}, seats=hosted_by(9), rematch_of=old)
+    await store.games.create_game(1, 2, 9, {}, seats=hosted_by(9), rematch_of=old)
     with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)unique"):
-        async with store._tx() as db:
+        async with store.database.tx() as db:
             await db.execute("UPDATE games SET rematch_of = ? WHERE id = ?", (old, a.id))
 
 
 async def test_a_new_host_takes_the_claim_unless_they_host_another_table(store: Store) -> None:
-    game = await store.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
-    await store.join_game(game.id, 8)
-    await store.join_game(game.id, 9)
+    game = await store.games.create_game(1, 2, HOST, {}, seats=hosted_by(HOST))
+    await store.games.join_game(game.id, 8)
+    await store.games.join_game(game.id, 9)
     with pytest.raises(SeatError):
-        await store.set_host(game.id, 99)  # not seated: refused, nothing changes
-    await store.leave_game(game.id, HOST)
-    moved = await store.set_host(game.id, 8)
+        await store.games.set_host(game.id, 99)  # not seated: refused, nothing changes
+    await store.games.leave_game(game.id, HOST)
+    moved = await store.games.set_host(game.id, 8)
     assert moved.host_id == 8
     with pytest.raises(HostHasOpenTableError, match=f"open table {game.id}"):
-        await store.create_game(1, 3, 8, {}, seats=hosted_by(8))  # 8 holds its claim now
+        await store.games.create_game(1, 3, 8, {}, seats=hosted_by(8))  # 8 holds its claim now
     # 9 already hosts a table of the server: hosts this one too, the claim stays there
-    own = await store.create_game(1, 4, 9, {}, seats=[Seat(), Seat(), Seat(), Seat.human(9)])
-    assert (await store.set_host(game.id, 9)).host_id == 9
+    own = await store.games.create_game(1, 4, 9, {}, seats=[Seat(), Seat(), Seat(), Seat.human(9)])
+    assert (await store.games.set_host(game.id, 9)).host_id == 9
     with pytest.raises(HostHasOpenTableError, match=f"open table {own.id}"):
-        await store.create_game(1, 5, 9, {}, seats=hosted_by(9))
-    await store.create_game(1, 5, 8, {}, seats=hosted_by(8))  # 8 is free again
+        await store.games.create_game(1, 5, 9, {}, seats=hosted_by(9))
+    await store.games.create_game(1, 5, 8, {}, seats=hosted_by(8))  # 8 is free again

@@ -52,8 +52,8 @@ async def table_locks(admin: asyncpg.Connection) -> dict[int, int]:
 
 
 async def backend_pid(store: Store) -> int:
-    async with store._read():
-        return int(await store._scalar("SELECT pg_backend_pid()"))
+    async with store.database.read():
+        return int(await store.database.scalar("SELECT pg_backend_pid()"))
 
 
 @pytest.mark.parametrize("size", [0, -1, 1001])
@@ -65,9 +65,9 @@ async def test_a_bad_pool_size_is_refused(db_url: str, size: int) -> None:
 async def test_the_pool_opens_connections_as_needed(pg_url: str) -> None:
     store = await Store.open(pg_url, housekeeping=None)
     try:
-        assert store._pool is not None
-        assert store._pool.get_max_size() == DEFAULT_POOL_SIZE
-        assert store._pool.get_size() == 1  # one to start with
+        assert store.database.pool is not None
+        assert store.database.pool.get_max_size() == DEFAULT_POOL_SIZE
+        assert store.database.pool.get_size() == 1  # one to start with
     finally:
         await store.close()
 
@@ -77,13 +77,13 @@ async def test_transactions_run_side_by_side(pg_url: str, admin: asyncpg.Connect
     a move at another table commits meanwhile on a second one, and reads go on."""
     store = await Store.open(pg_url, housekeeping=None, pool_size=2)
     try:
-        g1 = await store.create_game(1, 2, 3, {})
-        g2 = await store.create_game(1, 2, 4, {})
+        g1 = await store.games.create_game(1, 2, 3, {})
+        g2 = await store.games.create_game(1, 2, 4, {})
         tx = admin.transaction()
         await tx.start()
         await admin.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", g1.id)
         blocked = asyncio.create_task(
-            store.append_action(g1.id, 0, "a", seat=0, phase="p", to_act=1)
+            store.games.append_action(g1.id, 0, "a", seat=0, phase="p", to_act=1)
         )
         async with asyncio.timeout(HANG):
             while not await admin.fetchval(
@@ -91,10 +91,10 @@ async def test_transactions_run_side_by_side(pg_url: str, admin: asyncpg.Connect
                 "AND datname = current_database()"
             ):
                 await asyncio.sleep(0.01)
-        assert await store.append_action(g2.id, 0, "b", seat=0, phase="p", to_act=1) == 1
+        assert await store.games.append_action(g2.id, 0, "b", seat=0, phase="p", to_act=1) == 1
         # reads meanwhile are plain reads (the write's row lock is its connection's own)
-        assert (await store.load_game(g1.id)).move == 0
-        assert (await store.load_game(g2.id)).actions == ("b",)
+        assert (await store.games.load_game(g1.id)).move == 0
+        assert (await store.games.load_game(g2.id)).actions == ("b",)
         assert not blocked.done()
         await tx.commit()
         assert await asyncio.wait_for(blocked, HANG) == 1
@@ -107,16 +107,16 @@ async def test_a_table_lock_works_on_its_own_connection(
 ) -> None:
     store = await Store.open(pg_url, housekeeping=None, pool_size=3)
     try:
-        g = await store.create_game(1, 2, 3, {})
-        async with store.table_lock(g.id):
+        g = await store.games.create_game(1, 2, 3, {})
+        async with store.locks.table_lock(g.id):
             pid = await backend_pid(store)
             assert await table_locks(admin) == {g.id: pid}
             # the work inside runs on the lock's connection
-            assert await store.append_action(g.id, 0, "a", seat=0, phase="p", to_act=1) == 1
-            assert (await store.load_game(g.id)).actions == ("a",)
+            assert await store.games.append_action(g.id, 0, "a", seat=0, phase="p", to_act=1) == 1
+            assert (await store.games.load_game(g.id)).actions == ("a",)
             assert await backend_pid(store) == pid
         assert await table_locks(admin) == {}  # unlocked before going back to the pool
-        assert store._bound.get() is None
+        assert store.database.bound.get() is None
     finally:
         await store.close()
 
@@ -125,15 +125,15 @@ async def test_a_pool_of_one_never_starves_a_lock_holder(pg_url: str) -> None:
     """The lock's connection is the only one: the work inside must not need another."""
     store = await Store.open(pg_url, housekeeping=None, pool_size=1)
     try:
-        g = await store.create_game(1, 2, 3, {})
+        g = await store.games.create_game(1, 2, 3, {})
 
         async def play(tag: str) -> None:
-            async with store.table_lock(g.id):
-                game = await store.load_game(g.id)
-                await store.append_action(g.id, game.move, tag, seat=0, phase="p", to_act=1)
+            async with store.locks.table_lock(g.id):
+                game = await store.games.load_game(g.id)
+                await store.games.append_action(g.id, game.move, tag, seat=0, phase="p", to_act=1)
 
         await asyncio.wait_for(asyncio.gather(*(play(f"m{i}") for i in range(5))), HANG)
-        assert (await store.load_game(g.id)).move == 5
+        assert (await store.games.load_game(g.id)).move == 5
     finally:
         await store.close()
 
@@ -144,17 +144,17 @@ async def test_many_tables_locked_at_once_share_a_small_pool(
     """More tables in play than connections: each lock waits its turn for one."""
     store = await Store.open(pg_url, housekeeping=None, pool_size=2)
     try:
-        games = [await store.create_game(1, 2, 10 + i, {}) for i in range(6)]
+        games = [await store.games.create_game(1, 2, 10 + i, {}) for i in range(6)]
 
         async def play(game_id: int) -> None:
             for move in range(3):
-                async with store.table_lock(game_id):
-                    await store.append_action(game_id, move, "x", seat=0, phase="p", to_act=1)
+                async with store.locks.table_lock(game_id):
+                    await store.games.append_action(game_id, move, "x", seat=0, phase="p", to_act=1)
 
         await asyncio.wait_for(asyncio.gather(*(play(g.id) for g in games)), HANG)
-        assert [(await store.load_game(g.id)).move for g in games] == [3] * 6
+        assert [(await store.games.load_game(g.id)).move for g in games] == [3] * 6
         assert await table_locks(admin) == {}
-        assert store._pool is not None and store._pool.get_size() <= 2
+        assert store.database.pool is not None and store.database.pool.get_size() <= 2
     finally:
         await store.close()
 
@@ -164,15 +164,15 @@ async def test_nested_table_locks_share_one_connection(
 ) -> None:
     store = await Store.open(pg_url, housekeeping=None, pool_size=1)
     try:
-        g1 = await store.create_game(1, 2, 3, {})
-        g2 = await store.create_game(1, 2, 4, {})
-        async with store.table_lock(g1.id):
-            async with store.table_lock(g2.id):
+        g1 = await store.games.create_game(1, 2, 3, {})
+        g2 = await store.games.create_game(1, 2, 4, {})
+        async with store.locks.table_lock(g1.id):
+            async with store.locks.table_lock(g2.id):
                 pid = await backend_pid(store)
                 assert await table_locks(admin) == {g1.id: pid, g2.id: pid}
-                await store.append_action(g2.id, 0, "b", seat=0, phase="p", to_act=1)
+                await store.games.append_action(g2.id, 0, "b", seat=0, phase="p", to_act=1)
             assert await table_locks(admin) == {g1.id: pid}
-            await store.append_action(g1.id, 0, "a", seat=0, phase="p", to_act=1)
+            await store.games.append_action(g1.id, 0, "a", seat=0, phase="p", to_act=1)
         assert await table_locks(admin) == {}
     finally:
         await store.close()
@@ -183,14 +183,14 @@ async def test_a_task_started_under_a_lock_outlives_it(pg_url: str) -> None:
     once the lock (and its connection) are gone, it borrows one of its own."""
     store = await Store.open(pg_url, housekeeping=None, pool_size=2)
     try:
-        g = await store.create_game(1, 2, 3, {})
+        g = await store.games.create_game(1, 2, 3, {})
         go = asyncio.Event()
 
         async def later() -> str:
             await go.wait()
-            return (await store.get_game(g.id)).status
+            return (await store.games.get_game(g.id)).status
 
-        async with store.table_lock(g.id):
+        async with store.locks.table_lock(g.id):
             task = asyncio.create_task(later())
             await asyncio.sleep(0)
         go.set()
@@ -218,13 +218,13 @@ async def test_a_cancelled_wait_for_a_lock_leaves_nothing_behind(
 
     waiter = await Store.open(pg_url, housekeeping=None, pool_size=1, sleep=sleep)
     try:
-        g = await holder.create_game(1, 2, 3, {})
+        g = await holder.games.create_game(1, 2, 3, {})
 
         async def wait_for_it() -> None:
-            async with waiter.table_lock(g.id):
+            async with waiter.locks.table_lock(g.id):
                 pytest.fail("entered a locked table")
 
-        async with holder.table_lock(g.id):
+        async with holder.locks.table_lock(g.id):
             task = asyncio.create_task(wait_for_it())
             await asyncio.wait_for(parked.wait(), HANG)
             task.cancel()
@@ -232,9 +232,9 @@ async def test_a_cancelled_wait_for_a_lock_leaves_nothing_behind(
                 await task
             assert set((await table_locks(admin)).values()) == {await backend_pid(holder)}
         assert await table_locks(admin) == {}
-        assert waiter._table_locks == {}
-        async with waiter.table_lock(g.id):  # the waiter's one connection is free again
-            assert await waiter.append_action(g.id, 0, "a", seat=0, phase="p", to_act=1) == 1
+        assert waiter.locks._table_locks == {}
+        async with waiter.locks.table_lock(g.id):  # the waiter's one connection is free again
+            assert await waiter.games.append_action(g.id, 0, "a", seat=0, phase="p", to_act=1) == 1
     finally:
         await holder.close()
         await waiter.close()

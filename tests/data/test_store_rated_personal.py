@@ -42,28 +42,30 @@ SEATS = [Seat.human(1), Seat.human(2), Seat.bot("hard"), Seat.bot("easy")]
 
 
 async def test_casual_match_is_kept_but_changes_no_standing(store: Store) -> None:
-    rated = await store.record_match(9, SEATS, [record([50, 10, 5, -20])], rules=STANDARD_RULES)
-    before = await store.leaderboard(9)
-    casual = await store.record_match(
+    rated = await store.matches.record_match(
+        9, SEATS, [record([50, 10, 5, -20])], rules=STANDARD_RULES
+    )
+    before = await store.standings.leaderboard(9)
+    casual = await store.matches.record_match(
         9, SEATS, [record([-40, 60, 5, 5])], rules=STANDARD_RULES, rated=False
     )
     assert rated.rated and not casual.rated
     assert all(
         p.mu_before == p.mu_after and p.sigma_before == p.sigma_after for p in casual.players
     )
-    assert await store.leaderboard(9) == before  # neither ratings nor wins moved
-    stats = await store.player_stats(9, user_key(2))
+    assert await store.standings.leaderboard(9) == before  # neither ratings nor wins moved
+    stats = await store.standings.player_stats(9, user_key(2))
     assert stats is not None and stats.matches == 1 and stats.wins == 0
-    recent = await store.recent_matches(9, user_key(1))
+    recent = await store.matches.recent_matches(9, user_key(1))
     assert [m.rated for m in recent] == [False, True]  # the history keeps both
-    again = await store.get_match(casual.id)
+    again = await store.matches.get_match(casual.id)
     assert again is not None and again.rated is False
 
 
 async def test_people_and_computers_apart(store: Store) -> None:
-    await store.record_match(9, SEATS, [record([50, 10, 5, -20])], rules=STANDARD_RULES)
-    people = await store.leaderboard(9, include_bots=False)
-    bots = await store.leaderboard(9, bots_only=True)
+    await store.matches.record_match(9, SEATS, [record([50, 10, 5, -20])], rules=STANDARD_RULES)
+    people = await store.standings.leaderboard(9, include_bots=False)
+    bots = await store.standings.leaderboard(9, bots_only=True)
     assert {s.player_key for s in people} == {user_key(1), user_key(2)}
     assert [s.rank for s in people] == [1, 2]
     assert {s.player_key for s in bots} == {bot_key("hard"), bot_key("easy")}
@@ -80,22 +82,24 @@ def test_display_rating_scale() -> None:
 
 
 async def test_user_settings_round_trip(store: Store) -> None:
-    assert await store.get_user_settings(5) == UserSettings(5)
-    s = await store.update_user_settings(5, language="tr", four_colour=True, theme="light")
+    assert await store.user_settings.get_user_settings(5) == UserSettings(5)
+    s = await store.user_settings.update_user_settings(
+        5, language="tr", four_colour=True, theme="light"
+    )
     assert (s.language, s.four_colour, s.theme, s.notifications) == ("tr", True, "light", None)
-    assert await store.get_user_settings(5) == s
-    s = await store.update_user_settings(5, four_colour=False, notifications="never")
+    assert await store.user_settings.get_user_settings(5) == s
+    s = await store.user_settings.update_user_settings(5, four_colour=False, notifications="never")
     assert (s.language, s.four_colour, s.notifications) == ("tr", False, "never")
-    assert await store.get_user_settings(6) == UserSettings(6)  # one row per person
+    assert await store.user_settings.get_user_settings(6) == UserSettings(6)  # one row per person
     for bad in ({"theme": "blue"}, {"four_colour": 1}, {"language": "xx"}, {"colour": True}):
         with pytest.raises(InvalidSettingError):
-            await store.update_user_settings(5, **bad)
-    assert await store.get_user_settings(5) == s  # a refusal changes nothing
+            await store.user_settings.update_user_settings(5, **bad)
+    assert await store.user_settings.get_user_settings(5) == s  # a refusal changes nothing
 
 
 async def test_casual_hints_setting(store: Store) -> None:
-    assert (await store.get_guild_settings(3)).casual_hints is False
-    g = await store.update_guild_settings(3, casual_hints=True)
-    assert g.casual_hints and (await store.get_guild_settings(3)).casual_hints
+    assert (await store.guild_settings.get_guild_settings(3)).casual_hints is False
+    g = await store.guild_settings.update_guild_settings(3, casual_hints=True)
+    assert g.casual_hints and (await store.guild_settings.get_guild_settings(3)).casual_hints
     with pytest.raises(InvalidSettingError):
-        await store.update_guild_settings(3, casual_hints="yes")
+        await store.guild_settings.update_guild_settings(3, casual_hints="yes")
