@@ -192,7 +192,7 @@ class Announcer:
             return  # a daily match has no public messages: its hand shows everything
         match event:
             case TableChanged():
-                self.pacer.request(event.table_id)
+                self.pacer.request(event.at.table_id)
                 self._follow(event.at)
             case TurnStarted():
                 self._turn_started(event)
@@ -200,28 +200,28 @@ class Announcer:
                 self._action_applied(event)
             case DealFinished():
                 self._follow(event.at)
-                table = self.find(event.table_id)
+                table = self.find(event.at.table_id)
                 if table is not None:
                     self._spawn(self._post_deal_summary(table, event.index), table)
             case MatchFinished():
-                self.notes.pop(event.table_id, None)
+                self.notes.pop(event.at.table_id, None)
                 self._end(event.at)
                 # stored with the result, posted from there
-                self._spawn(self.post_pending(event.table_id))
+                self._spawn(self.post_pending(event.at.table_id))
             case RecordingFailed():
-                self.notes[event.table_id] = event_note(event)
-                self.pacer.request(event.table_id)
+                self.notes[event.at.table_id] = event_note(event)
+                self.pacer.request(event.at.table_id)
             case TableClosed():
                 self._end(event.at)
-                cancelled = t("table.cancelled", event.at.language, table=event.table_id)
-                self._spawn(self._edit_links(event.at, cancelled), self.find(event.table_id))
+                cancelled = t("table.cancelled", event.at.language, table=event.at.table_id)
+                self._spawn(self._edit_links(event.at, cancelled), self.find(event.at.table_id))
             case SeatChanged() | SeatTimedOut():
                 text = event_note(event)
-                self.notes[event.table_id] = text
-                self.pacer.request(event.table_id)
+                self.notes[event.at.table_id] = text
+                self.pacer.request(event.at.table_id)
                 if isinstance(event, SeatChanged) or event.handed_over:
                     # a computer taking the seat is told once at the table
-                    self._spawn(self._post(event.at, text), self.find(event.table_id))
+                    self._spawn(self._post(event.at, text), self.find(event.at.table_id))
             case SeatRequestChanged():
                 await self.seat_notices.request(event)
             case HostChanged():
@@ -263,10 +263,10 @@ class Announcer:
 
     def _action_applied(self, event: ActionApplied) -> None:
         if event.actor == "player":  # a time-out note stays until a person acts again
-            self.notes.pop(event.table_id, None)
-        streak = self._streaks.get(event.table_id)
+            self.notes.pop(event.at.table_id, None)
+        streak = self._streaks.get(event.at.table_id)
         if streak is not None and event.at.seats[event.seat].user_id != streak[0]:
-            del self._streaks[event.table_id]  # someone else acted: the streak is over
+            del self._streaks[event.at.table_id]  # someone else acted: the streak is over
         self._follow(event.at)
 
     def _end(self, at: Moment) -> None:

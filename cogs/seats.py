@@ -49,7 +49,7 @@ class SeatNotices:
 
     async def request(self, event: SeatRequestChanged) -> None:
         """Post about a seat request (a permission Discord refuses: the host is told)."""
-        async with self.announcer.access.guard(self.announcer.find(event.table_id)):
+        async with self.announcer.access.guard(self.announcer.find(event.at.table_id)):
             await self._request(event.at, event.request, event.state)
 
     async def _request(self, at: Moment, request: SeatRequest, state: SeatRequestState) -> None:
@@ -79,7 +79,7 @@ class SeatNotices:
 
     async def host(self, event: HostChanged) -> None:
         """The host left: the table is told, and the new host pinged."""
-        async with self.announcer.access.guard(self.announcer.find(event.table_id)):
+        async with self.announcer.access.guard(self.announcer.find(event.at.table_id)):
             await self._host(event.at, event.user_id, event.name)
 
     async def _host(self, at: Moment, user_id: int, name: str) -> None:

@@ -78,34 +78,15 @@ class Moment:
         return self.settings.language
 
 
-class _At:
-    """The fields every event shares, read from its :class:`Moment`."""
-
-    __slots__ = ()
-    at: Moment
-
-    @property
-    def table_id(self) -> int:
-        return self.at.table_id
-
-    @property
-    def game(self) -> Game:
-        return self.at.game
-
-    @property
-    def move(self) -> int:
-        return self.at.move
-
-
 @dataclass(frozen=True, slots=True)
-class TableChanged(_At):
+class TableChanged:
     """The table's public state changed (lobby seats, a card, a bid, a rule...)."""
 
     at: Moment
 
 
 @dataclass(frozen=True, slots=True)
-class TurnStarted(_At):
+class TurnStarted:
     """A person is to act at ``seat`` (never made for computer players)."""
 
     at: Moment
@@ -113,7 +94,7 @@ class TurnStarted(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class ActionApplied(_At):
+class ActionApplied:
     """An action was committed; ``at.move`` is the move number after it."""
 
     at: Moment
@@ -124,7 +105,7 @@ class ActionApplied(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class DealFinished(_At):
+class DealFinished:
     """Deal ``index`` (0-based) ended; the match's ``finished[index]`` holds it."""
 
     at: Moment
@@ -132,7 +113,7 @@ class DealFinished(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class MatchFinished(_At):
+class MatchFinished:
     """The match ended and was recorded (``summary`` is None for a daily match)."""
 
     at: Moment
@@ -140,7 +121,7 @@ class MatchFinished(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class TableClosed(_At):
+class TableClosed:
     """The table was closed before its end (``reason``: cancelled, empty)."""
 
     at: Moment
@@ -148,7 +129,7 @@ class TableClosed(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class RecordingFailed(_At):
+class RecordingFailed:
     """Storing the finished match failed ``attempt`` times; it is tried again in
     ``retry_in`` seconds (:class:`MatchFinished` follows once it is stored)."""
 
@@ -158,7 +139,7 @@ class RecordingFailed(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class SeatTimedOut(_At):
+class SeatTimedOut:
     """The computer played a person's turn (``action``); ``handed_over`` when it keeps
     the seat from now on."""
 
@@ -169,7 +150,7 @@ class SeatTimedOut(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class SeatChanged(_At):
+class SeatChanged:
     """A person left the seat (``change``: left, kicked; left_last when nobody is left
     and the computers finish the match), took it back (back) or took a computer's seat
     (took); ``name`` is the person's."""
@@ -181,7 +162,7 @@ class SeatChanged(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class SeatRequestChanged(_At):
+class SeatRequestChanged:
     """A person asks for a computer's seat (``state`` asked: the host is to answer), or
     the request was approved, refused or came to nothing (void)."""
 
@@ -191,7 +172,7 @@ class SeatRequestChanged(_At):
 
 
 @dataclass(frozen=True, slots=True)
-class HostChanged(_At):
+class HostChanged:
     """The host left; ``user_id`` (``name``) hosts the table now."""
 
     at: Moment

@@ -179,7 +179,7 @@ class Registry:
                 await self.listener.on_event(event)
             except Exception:
                 log.exception(
-                    "listener failed on %s of table %s", type(event).__name__, event.table_id
+                    "listener failed on %s of table %s", type(event).__name__, event.at.table_id
                 )
 
     async def load(self, table_id: int) -> Table:

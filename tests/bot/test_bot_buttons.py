@@ -161,10 +161,11 @@ def test_an_open_hand_sees_a_button_enabled_or_disabled() -> None:
     reads the button inside the dynamic item: a card turned playable is a change."""
     from cogs.components import view_of
     from cogs.live import signature
+    from cogs.payload import MessagePayload
 
     def shown(disabled: bool) -> str:
         card = HandButton(42, 1, 9, "cAS", label="A♠", disabled=disabled)
-        return signature({"content": "Your hand", "view": view_of([card])})
+        return signature(MessagePayload("Your hand", view=view_of([card])))
 
     assert shown(True) != shown(False)
     assert "bt:42:1:9:cAS/True" in shown(True)

@@ -45,17 +45,17 @@ async def test_an_action_keeps_the_moment_it_was_made(env: Any) -> None:
     table = await four_people(service)
     await _act_first_legal(service, table)
     (first,) = [e for e in rec.received if isinstance(e, ActionApplied)]
-    assert first.move == 1 and first.at.status == "playing"
-    game_then = first.game
+    assert first.at.move == 1 and first.at.status == "playing"
+    game_then = first.at.game
     assert first.at.seats[1].user_id == BOB and not first.at.seats[1].is_bot
     # Later the table moves on and Bob leaves: the table changes, the event does not.
     await _act_first_legal(service, table)
     await service.leave(table.id, BOB)
     assert table.move == 2 and table.seats[1].is_bot
-    assert first.move == 1 and first.game is game_then
+    assert first.at.move == 1 and first.at.game is game_then
     assert first.at.seats[1].user_id == BOB and not first.at.seats[1].is_bot
     second = [e for e in rec.received if isinstance(e, ActionApplied)][1]
-    assert second.move == 2
+    assert second.at.move == 2
     (left,) = [e for e in rec.received if isinstance(e, SeatChanged)]
     assert (left.seat, left.change, left.name) == (1, "left", "Bob")
     assert left.at.seats[1].is_bot  # made after the computer took the seat
@@ -67,7 +67,7 @@ async def test_the_events_of_a_daily_match_tell_each_move_apart(env: Any) -> Non
     service, rec, _timers, _store = env
     table = await service.start_daily(GUILD, CHANNEL, ALICE, "Alice")
     await _act_first_legal(service, table)
-    moves = [e.move for e in rec.received if isinstance(e, ActionApplied)]
+    moves = [e.at.move for e in rec.received if isinstance(e, ActionApplied)]
     assert len(moves) >= 2
     assert moves == list(range(moves[0], moves[0] + len(moves)))
     assert moves[-1] == table.move
@@ -81,7 +81,7 @@ async def test_events_arrive_in_the_order_they_happened(env: Any) -> None:
     await _act_first_legal(service, table)
     assert [type(e) for e in rec.received] == [ActionApplied, TableChanged, TurnStarted]
     turn = rec.received[-1]
-    assert isinstance(turn, TurnStarted) and turn.seat == table.to_act and turn.move == 1
+    assert isinstance(turn, TurnStarted) and turn.seat == table.to_act and turn.at.move == 1
 
 
 async def test_a_time_out_is_told_before_the_move_it_made(env: Any) -> None:
@@ -95,7 +95,7 @@ async def test_a_time_out_is_told_before_the_move_it_made(env: Any) -> None:
     timed, applied = rec.received[0], rec.received[1]
     assert isinstance(timed, SeatTimedOut) and isinstance(applied, ActionApplied)
     assert timed.seat == applied.seat == seat and applied.actor == "timeout"
-    assert timed.move == applied.move == 1
+    assert timed.at.move == applied.at.move == 1
 
 
 async def test_a_match_ends_with_its_last_deal_and_its_result(env: Any) -> None:
@@ -107,7 +107,7 @@ async def test_a_match_ends_with_its_last_deal_and_its_result(env: Any) -> None:
     assert tail == [ActionApplied, DealFinished, MatchFinished]
     done = rec.received[-1]
     assert isinstance(done, MatchFinished) and done.summary is not None
-    assert done.at.status == "finished" and done.move == table.move
+    assert done.at.status == "finished" and done.at.move == table.move
 
 
 async def test_a_cancelled_table_stays_findable_by_id(env: Any) -> None:

@@ -56,7 +56,7 @@ class Recorder:
 
 def as_tuple(event: TableEvent) -> tuple[Any, ...]:
     """An event as the tests compare it: its kind, its table and its own values."""
-    tid = event.table_id
+    tid = event.at.table_id
     match event:
         case TableChanged():
             return ("changed", tid)
