@@ -54,8 +54,12 @@ SITE ?= .site
 docs: $(VENV)/.installed-test
 	$(PY) -m mkdocs build --strict --quiet --site-dir $(SITE)
 
+# The suite runs on TEST_WORKERS pytest-xdist processes (1: one process, no xdist). Most
+# of its time is the end-to-end tests waiting on a bot process and the fake Discord, so
+# four workers keep two cores busy; worksteal hands a long test's neighbours to idle ones.
+TEST_WORKERS ?= 4
 test: lint types check docs bench-quick $(VENV)/.native
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(if $(filter 1,$(TEST_WORKERS)),-p no:xdist,-n $(TEST_WORKERS) --dist worksteal)
 
 # A long attack on the engine's doors (records, actions); prints what it did.
 FUZZ_EXAMPLES ?= 20000

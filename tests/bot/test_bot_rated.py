@@ -6,25 +6,11 @@ import re
 from typing import Any
 
 import pytest
-from test_bot_service import ALICE, CHANNEL, GUILD, user_at
+from test_bot_service import ALICE, CHANNEL, GUILD, play_out
 
 from batak import Rules
 from cogs.text.summaries import match_result_text
 from tables import ServiceError, Table, TableService, is_preset_unchanged
-
-
-async def play_out(service: TableService, table: Table) -> None:
-    """Alice plays her first legal action each turn; the computers take theirs."""
-    match = table.match
-    assert match is not None
-    while not match.is_over:
-        seat = match.to_act
-        assert seat is not None
-        if table.controlled_by_bot(seat):
-            await service._timer_fired(table.id, match.move_number, False)
-            continue
-        action = match.legal_actions()[0]
-        await service.act(table.id, user_at(table, seat), seat, match.move_number, action)
 
 
 async def alice_and_computers(service: TableService, **kw: Any) -> Table:
@@ -40,7 +26,7 @@ def test_preset_unchanged() -> None:
 
 
 async def test_rated_table_refuses_hints_and_is_rated(env: Any) -> None:
-    service, _rec, _timers, store = env
+    service, _rec, timers, store = env
     await store.guild_settings.update_guild_settings(
         GUILD, casual_hints=True
     )  # never at a rated table
@@ -49,7 +35,7 @@ async def test_rated_table_refuses_hints_and_is_rated(env: Any) -> None:
     with pytest.raises(ServiceError) as err:
         await service.hint(table.id, ALICE)
     assert err.value.key == "error.hint_rated"
-    await play_out(service, table)
+    await play_out(service, timers, table)
     assert table.summary is not None and table.summary.rated
     assert {s.user_id for s in await store.standings.leaderboard(GUILD, include_bots=False)} == {
         ALICE
@@ -59,7 +45,7 @@ async def test_rated_table_refuses_hints_and_is_rated(env: Any) -> None:
 
 
 async def test_casual_table_hints_only_when_the_server_allows(env: Any) -> None:
-    service, _rec, _timers, store = env
+    service, _rec, timers, store = env
     table = await alice_and_computers(service, casual=True)
     assert not table.settings.rated and not table.settings.hints
     with pytest.raises(ServiceError) as err:
@@ -76,7 +62,7 @@ async def test_casual_table_hints_only_when_the_server_allows(env: Any) -> None:
         await service._timer_fired(table.id, match.move_number, False)
     action, _reason = await service.hint(table.id, ALICE)
     assert action in match.legal_actions()
-    await play_out(service, table)
+    await play_out(service, timers, table)
     assert table.summary is not None and not table.summary.rated
     text = match_result_text(table, table.summary, "en")
     assert "(rating" not in text and text.endswith("A casual match: the ratings did not change.")

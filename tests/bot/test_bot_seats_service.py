@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_bot_service import ALICE, BOB, CAROL, CHANNEL, GUILD
+from test_bot_service import ALICE, BOB, CAROL, CHANNEL, GUILD, play_out
 
 from data import Seat, user_key
 from tables import ServiceError, Table, TableService, TableSettings
@@ -20,20 +20,6 @@ async def two_people_two_computers(service: TableService, deals: int = 1) -> Tab
     table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=deals)
     await service.join(table.id, BOB, "Bob")
     return await service.start(table.id, ALICE)
-
-
-async def play_out(service: TableService, timers: Any, table: Table) -> None:
-    """The people play their first legal action, the computers theirs, to the end."""
-    match = table.match
-    assert match is not None
-    while not match.is_over:
-        seat = match.to_act
-        assert seat is not None
-        uid = table.seats[seat].user_id
-        if uid is None:
-            await timers.advance(1.5)
-        else:
-            await service.act(table.id, uid, seat, match.move_number, match.legal_actions()[0])
 
 
 async def refused(coro: Any) -> str:

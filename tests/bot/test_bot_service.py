@@ -106,6 +106,21 @@ def user_at(table: Table, seat: int) -> int:
     return uid
 
 
+async def play_out(service: TableService, timers: FakeTimers, table: Table) -> None:
+    """Play ``table`` to the end: each person their first legal action, each computer (a
+    bot, or a person away) its own move when the fake clock passes its delay."""
+    match = table.match
+    assert match is not None
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        if table.controlled_by_bot(seat):
+            await timers.advance(service.config.bot_delay + 0.5)
+            continue
+        action = match.legal_actions()[0]
+        await service.act(table.id, user_at(table, seat), seat, match.move_number, action)
+
+
 async def four_people(service: TableService, deals: int = 1) -> Table:
     table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=deals)
     for uid, name in ((BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")):

@@ -13,22 +13,15 @@ import pytest
 from data import StoreError
 from tables import ServiceError, Table, TableService
 from tables.play import finish_backoff
-from tests.bot.test_bot_service import ALICE, BOB, CAROL, CHANNEL, GUILD, make_service, user_at
-
-
-async def play_out(service: TableService, table: Table, timers: Any) -> None:
-    """Every person plays their first legal action; computers on the fake clock."""
-    match = table.match
-    assert match is not None
-    while not match.is_over:
-        seat = match.to_act
-        assert seat is not None
-        if table.controlled_by_bot(seat):
-            await timers.advance(1.0)
-            continue
-        await service.act(
-            table.id, user_at(table, seat), seat, match.move_number, match.legal_actions()[0]
-        )
+from tests.bot.test_bot_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    make_service,
+    play_out,
+)
 
 
 async def one_person_table(service: TableService, timers: Any) -> Table:
@@ -106,7 +99,7 @@ async def test_a_lost_commit_answer_is_not_a_second_match(tmp_path: Path) -> Non
     try:
         store.matches.record_match = failing(store.matches.record_match, 1, after=True)
         table = await one_person_table(service, timers)
-        await play_out(service, table, timers)
+        await play_out(service, timers, table)
         assert table.recording
         await timers.advance(finish_backoff(0))
         assert table.finished and len(rec.kinds("match")) == 1
@@ -124,7 +117,7 @@ async def test_the_match_end_survives_a_restart_before_it_is_recorded(tmp_path: 
     service, _rec, timers, store = await make_service(path)
     store.matches.record_match = failing(store.matches.record_match, 100)
     table = await one_person_table(service, timers)
-    await play_out(service, table, timers)
+    await play_out(service, timers, table)
     assert table.recording
     await service.close()
     await store.close()
@@ -150,7 +143,7 @@ async def test_many_rematch_presses_open_one_lobby(tmp_path: Path) -> None:
         await service.join(table.id, CAROL, "Carol")
         await service.add_bot(table.id, ALICE)
         await service.start(table.id, ALICE)
-        await play_out(service, table, timers)
+        await play_out(service, timers, table)
         presses = [service.rematch(table.id, uid, str(uid)) for uid in (ALICE, BOB, CAROL) * 3]
         results = await asyncio.gather(*presses, return_exceptions=True)
         opened = [r for r in results if isinstance(r, Table)]

@@ -1,4 +1,5 @@
-"""Fixtures shared by the store tests: a module supplies its own ``clock`` fixture.
+"""Fixtures shared by the store tests: ``clock`` (a settable clock, at ``CLOCK_START``
+of the module when it has one, else 10 March 2026 at noon UTC), ``db_url`` and ``store``.
 
 ``db_url`` (and the ``store`` opened on it) is parametrised by backend: SQLite (a file
 in the test's temporary folder) always, PostgreSQL when ``TEST_DATABASE_URL`` points at
@@ -11,6 +12,7 @@ API, PRAGMAs) and run on SQLite alone.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,15 @@ from store_clock import Clock
 
 PG_URL = server_url() or ""
 BACKENDS = ["sqlite", "postgresql"] if PG_URL else ["sqlite"]
+
+
+CLOCK_START = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def clock(request: pytest.FixtureRequest) -> Clock:
+    """The store's clock; a test moves it by setting ``clock.now``."""
+    return Clock(getattr(request.module, "CLOCK_START", CLOCK_START))
 
 
 @pytest.fixture(params=BACKENDS)

@@ -33,11 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = [Seat.human(1), Seat.human(2), Seat.human(3), Seat.human(4)]
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
-
-
 def records(seed: int) -> list[dict[str, object]]:
     rng = random.Random(seed)
     return [synthetic_record(rng) for _ in range(2)]

@@ -15,12 +15,8 @@ from data.base import TABLE_LOCK_DELAYS, to_numbered
 from data.schema import LATEST_VERSION, MIGRATIONS, SqliteOnly, for_dialect
 from data.store import Store
 
-from store_clock import Clock
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 12, 1, 12, tzinfo=UTC))
+CLOCK_START = datetime(2026, 12, 1, 12, tzinfo=UTC)
+"""Where this module's ``clock`` (tests/data/conftest.py) starts."""
 
 
 class FakeSleep:

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
-
 from data import Store
 
 from store_clock import Clock
 
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC))
+CLOCK_START = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+"""Where this module's ``clock`` (tests/data/conftest.py) starts."""
 
 
 async def test_a_value_is_kept_replaced_and_separate_by_key(store: Store, clock: Clock) -> None:

@@ -10,10 +10,8 @@ from data import DailyAlreadyPlayedError, GuildSettings, InvalidSettingError, St
 
 from store_clock import Clock
 
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 5, 1, 23, 30, tzinfo=UTC))
+CLOCK_START = datetime(2026, 5, 1, 23, 30, tzinfo=UTC)
+"""Where this module's ``clock`` (tests/data/conftest.py) starts."""
 
 
 async def test_daily_one_result_per_player_per_day(store: Store, clock: Clock) -> None:

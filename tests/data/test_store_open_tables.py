@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 
 import pytest
 
@@ -17,14 +16,9 @@ from data import (
     Store,
 )
 
-from store_clock import INTEGRITY_ERRORS, Clock
+from store_clock import INTEGRITY_ERRORS
 
 HOST = 7
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
 
 
 def hosted_by(user: int) -> list[Seat]:

@@ -14,15 +14,12 @@ from data import DEFAULT_POOL_SIZE
 from data.base import LOCK_TABLE
 from data.store import Store
 
-from store_clock import Clock
-
 # a guard against a hang only: every wait below ends as soon as the store does its part
 HANG = 20.0
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 12, 1, 12, tzinfo=UTC))
+CLOCK_START = datetime(2026, 12, 1, 12, tzinfo=UTC)
+"""Where this module's ``clock`` (tests/data/conftest.py) starts."""
 
 
 @pytest.fixture

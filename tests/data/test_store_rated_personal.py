@@ -4,7 +4,6 @@ person's own settings."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -20,13 +19,6 @@ from data import (
     user_key,
 )
 from data.samples import STANDARD_RULES, synthetic_record
-
-from store_clock import Clock
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
 
 
 def record(scores: list[int]) -> dict[str, Any]:

@@ -16,11 +16,6 @@ from data.samples import STANDARD_RULES, engine_match, synthetic_record
 from store_clock import Clock
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
-
-
 def record(
     scores: list[int],
     holder: int = 0,
