@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_bot_rated import play_out
-from test_bot_service import ALICE, BOB, CHANNEL, GUILD, make_service
+from test_bot_service import ALICE, BOB, CHANNEL, GUILD, make_service, play_out
 
 from batak import Rules, RulesError
 from cogs.components.panel import HOUSE_ACTIONS, house_id, parse_house_id
@@ -169,12 +168,12 @@ async def test_switching_the_preset_in_the_lobby_keeps_a_rated_table_rated(env: 
 async def test_house_rules_are_played_recorded_and_kept(env: Any) -> None:
     from batak.records import loads
 
-    service, _rec, _timers, store = env
+    service, _rec, timers, store = env
     options = parse_rules("min_bid=6 trump_lead=free overtake_when_trumped=on deals=1")
     table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", options=options)
     await service.start(table.id, ALICE)
     assert table.match is not None and table.match.rules.trump_lead == "free"
-    await play_out(service, table)
+    await play_out(service, timers, table)
     assert table.summary is not None and not table.summary.rated
     assert await store.standings.leaderboard(GUILD) == []
     deals = loads(await store.matches.match_records_jsonl([table.summary.id]))
@@ -192,7 +191,7 @@ async def test_house_rules_are_played_recorded_and_kept(env: Any) -> None:
 
 
 async def test_watching_who_may_and_the_hands_of_a_finished_deal(env: Any) -> None:
-    service, _rec, _timers, _store = env
+    service, _rec, timers, _store = env
     table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=1)
     with pytest.raises(ServiceError) as err:
         service.watchable(table.id, BOB)
@@ -207,7 +206,7 @@ async def test_watching_who_may_and_the_hands_of_a_finished_deal(env: Any) -> No
     hands = list(match.deal.hands)
     text = spectator_text(table, "en")
     assert text.startswith(f"👁 Watching table #{table.id}") and "as dealt" not in text
-    await play_out(service, table)
+    await play_out(service, timers, table)
     dealt = dealt_hands_text(table, 0, "en")
     lines = dealt.splitlines()
     assert lines[0] == "The hands as dealt:" and len(lines) == 5
