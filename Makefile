@@ -7,7 +7,11 @@ PIP    := $(PY) -m pip
 .PHONY: run test lint types check docs play bench bench-quick e2e-bench gallery fuzz chaos clean \
 	native
 
+# The first run is quiet work of a few minutes (the venv, the packages, then compiling the
+# simulator): each step says so before it starts.
 $(VENV)/.installed: pyproject.toml
+	@echo "batak-bot: creating the virtual environment in $(VENV) and installing the packages" \
+	     "(first run: up to a few minutes)..."
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet -e .
@@ -22,6 +26,8 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 # build fails the pure-Python modules run instead (same decisions, slower) and make goes on.
 NATIVE_SOURCES := build_native.py batak/play.py batak/ai/sim.py batak/solver.py batak/_solver_core.c
 $(VENV)/.native: $(VENV)/.installed pyproject.toml $(NATIVE_SOURCES)
+	@echo "batak-bot: compiling the simulator, the play rules and the solver with mypyc" \
+	     "(first run: up to a few minutes)..."
 	$(PIP) install --quiet -e '.[native]'
 	@$(PY) build_native.py >$(VENV)/native-build.log 2>&1 || { \
 	  $(PY) build_native.py clean >/dev/null; \

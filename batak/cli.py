@@ -364,13 +364,18 @@ def _seat_name(seat: int, partnership: bool) -> str:
     return SEAT_NAMES[seat]
 
 
+def _says(seat: int, partnership: bool, verb: str, verbs: str) -> str:
+    """``"You take"`` / ``"Right takes"``: the seat's name with the verb agreeing."""
+    return f"{_seat_name(seat, partnership)} {verb if seat == 0 else verbs}"
+
+
 def _show_table(ui: Terminal, match: Match, obs: Observation) -> None:
     partnership = match.rules.partnership
     ui.say()
     contract = obs.contract
     head = f"Deal {match.deal_number}/{match.rules.deals}"
     if contract is not None:
-        trump = contract.trump.symbol if contract.trump else "?"
+        trump = contract.trump.symbol if contract.trump is not None else "?"
         forced = " (forced)" if contract.forced else ""
         head += (
             f" · contract {_seat_name(contract.seat, partnership)} {contract.bid}{forced}"
@@ -413,14 +418,19 @@ def _show_hand(ui: Terminal, hand: int, legal: int) -> list[int]:
     return numbered
 
 
+class Quit(Exception):
+    """The person asked to stop (q, quit, exit or the end of input): a normal end."""
+
+
 def _ask(ui: Terminal, prompt: str, parse: Callable[[str], Action | None]) -> Action:
     while True:
         try:
             text = ui.inp(prompt).strip()
         except EOFError:
-            raise KeyboardInterrupt from None
+            ui.say()
+            raise Quit from None
         if text.lower() in ("q", "quit", "exit"):
-            raise KeyboardInterrupt
+            raise Quit
         action = parse(text)
         if action is not None:
             return action
@@ -516,15 +526,16 @@ def play_terminal(
             action = _human_turn(ui, match, obs)
         else:
             action = bot.choose(obs)
-            who = _seat_name(seat, partnership)
-            if isinstance(action, Play):
-                ui.say(f"{who} plays {ui.card(action.card)}")
-            elif isinstance(action, Bid):
-                ui.say(f"{who} bids {action.tricks}")
-            elif isinstance(action, ChooseTrump):
-                ui.say(f"{who} names {action.suit.symbol} {action.suit.english} as trump")
-            else:
-                ui.say(f"{who} passes")
+        # every action is echoed, the person's own included ("You play 9♥")
+        if isinstance(action, Play):
+            ui.say(f"{_says(seat, partnership, 'play', 'plays')} {ui.card(action.card)}")
+        elif isinstance(action, Bid):
+            ui.say(f"{_says(seat, partnership, 'bid', 'bids')} {action.tricks}")
+        elif isinstance(action, ChooseTrump):
+            trump = f"{action.suit.symbol} {action.suit.english}"
+            ui.say(f"{_says(seat, partnership, 'name', 'names')} {trump} as trump")
+        else:
+            ui.say(_says(seat, partnership, "pass", "passes"))
         try:
             match.apply(action, seat)
         except IllegalAction as exc:  # cannot happen for legal choices; kept for safety
@@ -533,7 +544,7 @@ def play_terminal(
         deal = match.deal if len(match.finished) == before else match.finished[-1]
         if deal.tricks and not deal.trick and isinstance(action, Play):
             last = deal.tricks[-1]
-            ui.say(f"  → {_seat_name(last.winner, partnership)} wins the trick")
+            ui.say(f"  → {_says(last.winner, partnership, 'take', 'takes')} the trick")
         if was_auction and deal.phase is not Phase.AUCTION and deal.contract is not None:
             c = deal.contract
             how = "everyone passed, so the dealer plays a forced" if c.forced else "contract:"
@@ -584,7 +595,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     color = not args.no_color and sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
     ui = Terminal(sys.stdout, input, color)
-    play_terminal(rules, seed, args.opponents, ui)
+    try:
+        play_terminal(rules, seed, args.opponents, ui)
+    except Quit:
+        ui.say(f"Bye. (seed {seed}: deal the same cards again with --seed {seed})")
+        return 0  # stopping is a normal end, not an error of make's or the shell's
     ui.say(f"(seed {seed}: play the same cards again with --seed {seed})")
     return 0
 

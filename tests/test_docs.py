@@ -63,3 +63,12 @@ def test_examples_are_fenced_up_to_the_blank_line() -> None:
         ">>> last()",
         "```",
     ]
+
+
+def test_the_first_make_run_says_what_it_is_doing() -> None:
+    """The venv and the compiled simulator take minutes the first time: each of those recipes
+    begins by printing what it does, so a first `make run` is never silent."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    for target in ("$(VENV)/.installed:", "$(VENV)/.native:"):
+        recipe = makefile.split("\n" + target, 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+        assert recipe and recipe[0].lstrip().startswith("@echo "), (target, recipe[:1])
