@@ -45,6 +45,7 @@ from batak.deal import (
 )
 from batak.match import Match
 from batak.records import RecordError, deal_from_record, deal_to_record
+from batak.refusals import Refusal
 from batak.rules import PRESET_NAMES, PRESETS, Rules, RulesError, preset
 from batak.seeds import daily_seed, deal_hands, deal_seed
 
@@ -70,6 +71,7 @@ __all__ = [
     "Phase",
     "Play",
     "RecordError",
+    "Refusal",
     "Rules",
     "RulesError",
     "Suit",

@@ -8,8 +8,10 @@
 
 Ask :meth:`Deal.legal_actions` for the choices of the seat to act and hand one
 of them to :meth:`Deal.apply`. Anything else raises :class:`IllegalAction`
-with a sentence a player understands. :meth:`Deal.observation` gives what one
-seat may see; computer players and the UI work from it alone.
+carrying a :class:`~batak.refusals.Refusal`: the broken rule and its values, which
+the bot words in the reader's language (the message is its English wording).
+:meth:`Deal.observation` gives what one seat may see; computer players and the UI
+work from it alone.
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from batak.cards import (
     CardMask,
     Suit,
     card_code,
-    card_label,
     cards_of,
     mask_of,
     parse_card,
+    sort_hand,
 )
 from batak.play import (
     breaking_cards,
@@ -39,6 +41,7 @@ from batak.play import (
     trick_winner,
     winning_card,
 )
+from batak.refusals import Refusal
 from batak.rules import Rules, show_value
 from batak.scoring import score_deal
 from batak.seeds import deal_hands
@@ -59,7 +62,16 @@ _PLAY: Final = Phase.PLAY
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message says why."""
+    """An action the rules do not allow now; ``refusal`` says why (a code and values for
+    a reply in any language), the message in English (``message`` when given, else the
+    refusal's own wording)."""
+
+    def __init__(self, refusal: Refusal, message: str | None = None) -> None:
+        super().__init__(str(refusal) if message is None else message)
+        self.refusal = refusal
+
+    def __reduce__(self) -> tuple[type[IllegalAction], tuple[Refusal, str]]:
+        return type(self), (self.refusal, str(self))
 
 
 # --- actions ---------------------------------------------------------------
@@ -67,7 +79,13 @@ class IllegalAction(ValueError):
 
 def _check_int(value: object, low: int, high: int, what: str) -> None:
     if type(value) is not int or not low <= value <= high:
-        raise IllegalAction(f"{what} must be an integer {low}..{high}, not {show_value(value)}")
+        raise IllegalAction(_malformed(what, show_value(value), low, high))
+
+
+def _malformed(what: str, value: str, low: int | None = None, high: int | None = None) -> Refusal:
+    if low is None or high is None:
+        return Refusal("malformed", {"what": what, "value": value})
+    return Refusal("malformed", {"what": what, "value": value, "low": low, "high": high})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +102,7 @@ class Bid:
     tricks: int
 
     def __post_init__(self) -> None:
-        _check_int(self.tricks, 1, 13, "a bid")
+        _check_int(self.tricks, 1, 13, "bid")
 
     def __str__(self) -> str:
         return f"bid {self.tricks}"
@@ -106,8 +124,7 @@ class ChooseTrump:
 
     def __post_init__(self) -> None:
         if not isinstance(self.suit, Suit):
-            suit = show_value(self.suit)
-            raise IllegalAction(f"the trump must be a suit S, H, D or C, not {suit}")
+            raise IllegalAction(_malformed("trump", show_value(self.suit)))
 
     def __str__(self) -> str:
         return f"trump {self.suit.letter}"
@@ -126,7 +143,7 @@ class Play:
     card: Card
 
     def __post_init__(self) -> None:
-        _check_int(self.card, 0, 51, "a card")
+        _check_int(self.card, 0, 51, "card")
 
     def __str__(self) -> str:
         return f"play {card_code(self.card)}"
@@ -480,50 +497,50 @@ class Deal:
         )
 
     def explain_illegal(self, action: Action) -> str:
-        """Why ``action`` is not allowed now (for error messages)."""
+        """Why ``action`` is not allowed now, in English (for the terminal and logs)."""
+        return str(self.why_illegal(action))
+
+    def why_illegal(self, action: Action) -> Refusal:
+        """Why ``action`` is not allowed now: the rule and its values (see
+        :class:`~batak.refusals.Refusal`), for a message in the reader's language."""
         phase = self.phase
         if phase is Phase.DONE:
-            return "this deal is over"
+            return Refusal("deal-over")
         if isinstance(action, Bid | Pass):
             if phase is not Phase.AUCTION:
-                return "the auction is over"
+                return Refusal("auction-over")
             if isinstance(action, Pass):
-                return "the dealer may not pass when everyone else has passed: bid at least " + str(
-                    self.rules.min_bid
-                )
+                return Refusal("dealer-must-bid", {"min_bid": self.rules.min_bid})
             low = max(self.rules.min_bid, self.high_bid + 1)
             if action.tricks > 13:
-                return "nobody can bid more than 13 tricks"
+                return Refusal("over-13")
             if self.high_bid and action.tricks <= self.high_bid:
-                return f"a bid must be higher than {self.high_bid}: bid {low} or more, or pass"
-            return f"the lowest bid is {low}"
+                return Refusal("bid-too-low", {"high": self.high_bid, "low": low})
+            return Refusal("lowest-bid", {"low": low})
         if isinstance(action, ChooseTrump):
             if phase is Phase.AUCTION:
-                return "the auction is not over yet"
-            return "trump has been chosen already"
+                return Refusal("auction-not-over")
+            return Refusal("trump-chosen")
         if phase is not Phase.PLAY:
-            return "cards are played after the auction and the trump choice"
-        return self._explain_card(action.card)
+            return Refusal("not-yet-play")
+        return self._card_refusal(action.card)
 
-    def _explain_card(self, card: Card) -> str:
+    def _card_refusal(self, card: Card) -> Refusal:
         hand = self.hands[self.to_act]
         if not (hand >> card) & 1:
-            return f"you do not hold {card_label(card)}"
-        legal = self.legal_card_mask()
-        choices = " or ".join(card_label(c) for c in sorted(cards_of(legal), reverse=True))
+            return Refusal("not-held", {"card": card})
+        choices = tuple(sort_hand(self.legal_card_mask()))  # as the hand is shown
         trump = self.trump
         assert trump is not None
         if not self.trick:
-            return f"trump ({trump.symbol}) is not broken yet: lead another suit ({choices})"
+            return Refusal("trump-not-broken", {"trump": trump, "choices": choices})
         led = SUITS[self.trick[0] // 13]
-        follow = hand & SUIT_MASKS[led]
-        if follow:
-            if card // 13 != led:
-                return f"you must follow suit and play a {_singular(led)}: {choices}"
-            return f"you must play a higher {_singular(led)}: {choices}"
+        if hand & SUIT_MASKS[led]:
+            code = "follow-suit" if card // 13 != led else "play-higher"
+            return Refusal(code, {"suit": led, "choices": choices})
         if card // 13 != trump:
-            return f"you have no {led.english.lower()}, so you must play a trump: {choices}"
-        return f"you must play a higher trump: {choices}"
+            return Refusal("must-trump", {"suit": led, "choices": choices})
+        return Refusal("higher-trump", {"choices": choices})
 
     # --- actions -------------------------------------------------------------
 
@@ -534,9 +551,9 @@ class Deal:
         not allowed.
         """
         if seat is not None:
-            _check_int(seat, 0, 3, "a seat")
+            _check_int(seat, 0, 3, "seat")
             if seat != self.to_act and self.phase is not Phase.DONE:
-                raise IllegalAction(f"it is not your turn: seat {self.to_act} is to act")
+                raise IllegalAction(Refusal("not-your-turn", {"seat": self.to_act}))
         if type(action) is Play:
             self.play_card(action.card)
         elif type(action) is Bid or type(action) is Pass:
@@ -544,14 +561,14 @@ class Deal:
         elif type(action) is ChooseTrump:
             self._choose_trump(action.suit)
         else:
-            raise IllegalAction(f"not an action: {action!r}")
+            raise IllegalAction(_malformed("action", repr(action)))
 
     def play_card(self, card: Card) -> None:
         """Play ``card`` for the seat to act (the fast path of :meth:`apply`)."""
         if type(card) is not int or not 0 <= card < 52:
-            raise IllegalAction(f"a card must be an integer 0..51, not {show_value(card)}")
+            raise IllegalAction(_malformed("card", show_value(card), 0, 51))
         if self.phase is not _PLAY or not (self.legal_card_mask() >> card) & 1:
-            raise IllegalAction(self.explain_illegal(PLAYS[card]))
+            raise IllegalAction(self.why_illegal(PLAYS[card]))
         seat = self.to_act
         bit = 1 << card
         self.hands[seat] ^= bit
@@ -597,18 +614,18 @@ class Deal:
 
     def _call(self, action: Bid | Pass) -> None:
         if self.phase is not Phase.AUCTION:
-            raise IllegalAction(self.explain_illegal(action))
+            raise IllegalAction(self.why_illegal(action))
         seat = self.to_act
         if type(action) is Pass:
             if not self.may_pass():
-                raise IllegalAction(self.explain_illegal(action))
+                raise IllegalAction(self.why_illegal(action))
             self.calls.append((seat, None))
             self.passed[seat] = True
         else:
             assert isinstance(action, Bid)
             n = action.tricks
             if type(n) is not int or n < max(self.rules.min_bid, self.high_bid + 1) or n > 13:
-                raise IllegalAction(self.explain_illegal(action))
+                raise IllegalAction(self.why_illegal(action))
             self.calls.append((seat, n))
             self.high_bid = n
             self._high_seat = seat
@@ -641,9 +658,9 @@ class Deal:
 
     def _choose_trump(self, suit: Suit) -> None:
         if self.phase is not Phase.TRUMP:
-            raise IllegalAction(self.explain_illegal(TRUMPS[0]))
+            raise IllegalAction(self.why_illegal(TRUMPS[0]))
         if not isinstance(suit, Suit):
-            raise IllegalAction(f"not a suit: {suit!r}")
+            raise IllegalAction(_malformed("suit", repr(suit)))
         assert self.contract is not None
         c = self.contract
         self.contract = Contract(c.seat, c.bid, c.forced, suit)
@@ -727,10 +744,6 @@ def _full_placeholder() -> tuple[CardMask, CardMask, CardMask, CardMask]:
 
 def _codes(mask: CardMask) -> list[str]:
     return [card_code(c) for c in cards_of(mask)]
-
-
-def _singular(suit: Suit) -> str:
-    return suit.english[:-1].lower()
 
 
 __all__ = [

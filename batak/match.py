@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from batak import scoring
 from batak.deal import Action, Deal, IllegalAction, Observation, Phase
+from batak.refusals import Refusal
 from batak.rules import Rules
 from batak.seeds import deal_seed
 
@@ -52,7 +53,8 @@ class Match:
             try:
                 match.apply(action)
             except IllegalAction as exc:
-                raise IllegalAction(f"move {index + 1} ({action}): {exc}") from exc
+                where = f"move {index + 1} ({action}): {exc}"
+                raise IllegalAction(exc.refusal, where) from exc
         return match
 
     # --- queries -------------------------------------------------------------
@@ -118,7 +120,7 @@ class Match:
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply the action of the seat to act; deals the next deal when one ends."""
         if self.is_over:
-            raise IllegalAction("the match is over")
+            raise IllegalAction(Refusal("match-over"))
         self.deal.apply(action, seat)
         self.actions.append(action)
         if self.deal.phase is Phase.DONE:

@@ -25,6 +25,7 @@ from .payload import Drawn, MessagePayload
 from .pictures import Picture, files_of
 from .replies import NO_PINGS, Languages, is_admin, send
 from .text.hints import hint_message
+from .text.refusals import error_text
 from .text.summaries import deal_summary_text, hand_text
 from .text.words import clip, display_name, table_language
 
@@ -215,7 +216,7 @@ class Hands:
                 action, reason = await self.service.hint(table.id, user)
                 notice = hint_message(action, reason, lang)
             except ServiceError as exc:
-                notice = t(exc.key, lang, **exc.params)
+                notice = error_text(exc, lang)
         else:
             wanted = click.action
             assert wanted is not None  # parse_hand_id gives an action for every other code
@@ -225,7 +226,7 @@ class Hands:
             except StaleAction:
                 alert = t("error.stale", lang)
             except ServiceError as exc:
-                alert = t(exc.key, lang, **exc.params)
+                alert = error_text(exc, lang)
             else:
                 if table.is_daily and table.match is not None:
                     for index in range(deals_before, len(table.match.finished)):

@@ -18,6 +18,7 @@ from .components.panel import HouseClick, panel_view
 from .i18n import t
 from .replies import NO_PINGS, Languages, send
 from .text.house import PANEL_OPTIONS, panel_text, read_value
+from .text.refusals import error_text
 
 
 def panel_content(table: Table, lang: str, notice: str | None = None) -> str:
@@ -60,7 +61,7 @@ class HousePanel:
             else:
                 raise ServiceError("error.forged")
         except ServiceError as exc:
-            notice = "⚠️ " + t(exc.key, lang, **exc.params)
+            notice = "⚠️ " + error_text(exc, lang)
         except ValueError as exc:  # RulesError from reading the value
             notice = "⚠️ " + t("error.bad_rules", lang, reason=str(exc))
         await interaction.response.edit_message(

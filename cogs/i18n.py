@@ -11,7 +11,7 @@ else the server's language setting, else English.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import discord
 from discord import app_commands
@@ -32,6 +32,7 @@ __all__ = [
     "languages",
     "ls",
     "missing_keys",
+    "or_list",
     "resolve",
     "t",
 ]
@@ -69,6 +70,11 @@ def t(key: str, locale: str | discord.Locale | None = None, /, **params: object)
     """The message ``key`` in ``locale`` (falling back to English, then to the key), its
     plural form and numbers chosen from ``params`` (see :mod:`locales`)."""
     return locales.message(language_of(locale) or DEFAULT, key, **params)
+
+
+def or_list(items: Sequence[str], locale: str | discord.Locale | None = None) -> str:
+    """Alternatives joined the way ``locale`` joins them: ``9♥ or J♥``, ``9♥ veya J♥``."""
+    return locales.or_list(language_of(locale) or DEFAULT, items)
 
 
 def has(key: str, locale: str | None = None) -> bool:

@@ -16,6 +16,7 @@ from tables import ServiceError
 from .components import release
 from .i18n import language_of, resolve, t
 from .payload import KEEP, MessagePayload
+from .text.refusals import error_text
 from .text.words import MAX_CONTENT, clip
 
 log = logging.getLogger(__name__)
@@ -252,7 +253,7 @@ async def fail(
     except Exception:  # the store itself failing: answer in English rather than not at all
         lang = "en"
     if isinstance(error, ServiceError):
-        text = t(error.key, lang, **error.params)
+        text = error_text(error, lang)
     elif isinstance(error, StoreError):  # nothing was stored, so nothing was acknowledged
         text = t("error.storage", lang)
     else:

@@ -30,13 +30,14 @@ import json
 import logging
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent, get_plus_sign_symbol
 
 log = logging.getLogger(__name__)
@@ -219,6 +220,14 @@ def counted(lang: str, key: str, value: object) -> str:
     if isinstance(entry, str):
         return message(lang, key, n=value)
     return message(lang, key, **{selector(entry): value})
+
+
+def or_list(lang: str, items: Sequence[str]) -> str:
+    """Alternatives joined the language's way (CLDR): ``9♥ or J♥``, ``9♥ veya J♥``,
+    ``9♥, J♥ або A♥``."""
+    if lang not in catalogues():
+        lang = DEFAULT
+    return str(format_list(list(items), style="or", locale=_locale(lang)))
 
 
 def message(lang: str, key: str, /, **params: Any) -> str:

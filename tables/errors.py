@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from batak import Refusal
+
 
 class ServiceError(Exception):
     """A request the service refuses; ``key`` is a message id of the catalogues."""
@@ -23,8 +25,10 @@ class StaleAction(ServiceError):
 
 
 class IllegalMove(ServiceError):
-    """The engine refused the action; ``reason`` is the engine's sentence."""
+    """The engine refused the action; ``refusal`` is its reason (a code and values),
+    the ``reason`` parameter of ``error.illegal``: the cogs word it in the reader's
+    language (its ``str()`` is the engine's English)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__("error.illegal", reason=reason)
-        self.reason = reason
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__("error.illegal", reason=refusal)
+        self.refusal = refusal

@@ -112,7 +112,7 @@ class Play:
             if table.match.to_act != seat:
                 raise ServiceError("error.not_your_turn")
             if action not in table.match.legal_actions():
-                raise IllegalMove(table.match.deal.explain_illegal(action))
+                raise IllegalMove(table.match.deal.why_illegal(action))
             if table.seats[seat].is_away:
                 await self._come_back_locked(table, seat, events)
             table.timeouts[seat] = 0
