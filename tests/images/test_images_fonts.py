@@ -71,7 +71,9 @@ def test_plain_text_takes_the_single_draw_of_before() -> None:
     for s, anchor in (("Ayşe Yılmaz", "la"), ("Олександра 12", "mm"), ("İğdır", "ls")):
         a = Image.new("RGB", (300, 60), (30, 30, 30))
         b = a.copy()
-        ImageDraw.Draw(a).text((150, 30), s, font=font(22, True), fill=(250, 250, 250), anchor=anchor)
+        ImageDraw.Draw(a).text(
+            (150, 30), s, font=font(22, True), fill=(250, 250, 250), anchor=anchor
+        )
         w = draw_text(ImageDraw.Draw(b), (150, 30), s, 22, (250, 250, 250), True, anchor)
         assert ImageChops.difference(a, b).getbbox() is None
         assert w == font(22, True).getlength(s)

@@ -72,7 +72,6 @@ def test_initials() -> None:
         assert initials("👨‍👩‍👧") == "?"
 
 
-
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=150))
 def test_any_text_cleans_and_fits(name: str) -> None:
