@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from . import fonts
 from .cards import suit_colour
 from .text import clean, display_name, draw_text, fit, font, initials, length, plain
 from .theme import Theme
@@ -251,6 +252,11 @@ def pill(
     d = ImageDraw.Draw(img)
     draw_text(d, (w / 2, h / 2), text, size, ink, bold, "mm")
     return img
+
+
+# the avatars and pills hold drawn text: redrawn when the fallback fonts change
+fonts.cached(avatar)
+fonts.cached(pill)
 
 
 @lru_cache(maxsize=64)

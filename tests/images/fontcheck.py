@@ -107,6 +107,18 @@ def assert_all_mapped(calls: list[Drawn]) -> None:
         assert BOX not in call.text, call.text
 
 
+def assert_runs_mapped(text: str) -> None:
+    """Every character of ``text`` (clean) is in a run whose font has it."""
+    drawn = ""
+    for run in runs(text):
+        cover = covered() if run.face is None else run.face.coverage
+        lacking = [c for c in run.text if ord(c) not in cover and not is_joiner_part(ord(c))]
+        assert not lacking, f"{run.text!r}: no glyph for {lacking!r}"
+        drawn += run.text
+    visible = [c for c in text if not is_joiner_part(ord(c)) and not fonts.is_skin_tone(ord(c))]
+    assert [c for c in drawn if c in visible] == visible
+
+
 def _glyph(text: str, face: Face | None, size: int, bold: bool) -> Image.Image:
     """``text`` drawn in one font at a fixed origin, as the pictures draw a run."""
     im = Image.new("RGB", (12 * size, 3 * size), (255, 255, 255))

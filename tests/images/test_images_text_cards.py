@@ -17,7 +17,6 @@ from images.text import (
     REGULAR_PATH,
     clean,
     display_name,
-    drawable,
     fit,
     font,
     has_glyph,
@@ -25,7 +24,7 @@ from images.text import (
     length,
 )
 from images.views import RANKS, SUITS
-from tests.images.fontcheck import no_fallback_fonts
+from tests.images.fontcheck import assert_runs_mapped, no_fallback_fonts
 
 
 def test_font_is_bundled_with_its_licence() -> None:
@@ -78,7 +77,7 @@ def test_any_text_cleans_and_fits(name: str) -> None:
     s = display_name(name, 22, True, 180, "Seat 1")
     assert s
     assert length(s, 22, True) <= 180
-    assert all(drawable(c) or c == " " or not c.isprintable() or c.isspace() for c in s)
+    assert_runs_mapped(s)
     player_avatar(40, name, "", (10, 20, 30))
 
 
