@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
 .PHONY: run test lint types check docs play bench bench-quick e2e-bench gallery fuzz chaos clean \
-	native
+	native fonts
 
 # The first run is quiet work of a few minutes (the venv, the packages, then compiling the
 # simulator): each step says so before it starts.
@@ -37,9 +37,14 @@ $(VENV)/.native: $(VENV)/.installed pyproject.toml $(NATIVE_SOURCES)
 
 native: $(VENV)/.native
 
+# The fallback fonts of the pictures (emoji, other scripts), from Debian: installed
+# when missing and apt-get can be used, else one line says what to install; never fails.
+fonts:
+	@sh ops/fonts.sh
+
 # bot.py exits 2 when it cannot start and has said why (no token yet, a refused token, a
 # bad setting or database): that is the end of `make run`, not a failure of make's own.
-run: $(VENV)/.installed $(VENV)/.native
+run: $(VENV)/.installed $(VENV)/.native fonts
 	@$(PY) bot.py || [ $$? -eq 2 ]
 
 lint: $(VENV)/.installed-test
@@ -64,7 +69,7 @@ docs: $(VENV)/.installed-test
 # of its time is the end-to-end tests waiting on a bot process and the fake Discord, so
 # four workers keep two cores busy; worksteal hands a long test's neighbours to idle ones.
 TEST_WORKERS ?= 4
-test: lint types check docs bench-quick $(VENV)/.native
+test: lint types check docs bench-quick $(VENV)/.native fonts
 	$(PY) -m pytest -q $(if $(filter 1,$(TEST_WORKERS)),-p no:xdist,-n $(TEST_WORKERS) --dist worksteal)
 
 # A long attack on the engine's doors (records, actions); prints what it did.

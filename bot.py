@@ -29,6 +29,7 @@ from cogs.tree import (
     scope_name,
 )
 from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
+from images.fonts import startup_note as font_note
 from ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
 from tables import TableService, workers
 
@@ -230,6 +231,9 @@ def invite_url(application_id: int) -> str:
 
 async def serve(config: BotConfig) -> None:
     """Open the database, then log in and run until the bot is closed."""
+    note = font_note()  # one line when emoji in names cannot be drawn (no emoji font)
+    if note:
+        log.warning(note)
     store = await Store.open(config.database_path, pool_size=config.database_pool_size)
     async with BatakBot(config, store) as bot:  # closing the bot closes the store
         await bot.start(config.token)

@@ -21,7 +21,7 @@ from .ranked import (
     board_rows,
     no_games,
 )
-from .text import clean, fit, fit_size, font
+from .text import clean, draw_text, fit, fit_size, font
 from .theme import MEDALS, Theme, get_theme
 from .views import DailyBoardView, HistoryView
 
@@ -117,11 +117,8 @@ def render_history_image(
         bx = W - PAD - 12 - badge.width
         dr.paste(im, badge, (bx, y + 10))
         head = f"#{row.number} · {clean(row.date)} · {clean(row.rules)}"
-        d.text(
-            (PAD + 14, y + 12),
-            fit(head, 20, True, bx - 12 - (PAD + 14)),
-            font=font(20, True),
-            fill=th.text,
+        draw_text(
+            d, (PAD + 14, y + 12), fit(head, 20, True, bx - 12 - (PAD + 14)), 20, th.text, True
         )
         for s, seat in enumerate(row.seats):
             x = PAD + 12 + s * SEAT_W

@@ -6,8 +6,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from . import fonts
 from .cards import suit_colour
-from .text import clean, display_name, fit, font, initials
+from .text import clean, display_name, draw_text, fit, font, initials, length, plain
 from .theme import Theme
 from .views import SUIT_SYMBOLS
 
@@ -215,9 +216,7 @@ def avatar(
     out = big.resize((diameter, diameter), Image.Resampling.LANCZOS)
     size = round(diameter * (0.42 if len(letters) <= 1 else 0.38))
     c = diameter / 2
-    ImageDraw.Draw(out).text(
-        (c, c), letters, font=font(size, True), fill=ink_on(colour), anchor="mm"
-    )
+    draw_text(ImageDraw.Draw(out), (c, c), letters, size, ink_on(colour), True, "mm")
     return out
 
 
@@ -230,6 +229,8 @@ def player_avatar(
     square: bool = False,
 ) -> Image.Image:
     letters = clean(given_initials)[:2].upper() if given_initials else initials(name)
+    if not plain(letters):
+        letters = initials(letters)  # given initials cut inside an emoji sequence
     return avatar(diameter, colour, letters or "?", ring, square)
 
 
@@ -244,14 +245,18 @@ def pill(
     height: int | None = None,
 ) -> Image.Image:
     """A rounded label ("lozenge") with centred text, cached."""
-    f = font(size, bold)
-    tw = round(f.getlength(text))
+    tw = round(length(text, size, bold))
     h = height or round(size * 1.55)
     w = max(h, tw + 2 * pad_x)
     img = rounded((w, h), h // 2, rgba(fill)).copy()
     d = ImageDraw.Draw(img)
-    d.text((w / 2, h / 2), text, font=f, fill=ink, anchor="mm")
+    draw_text(d, (w / 2, h / 2), text, size, ink, bold, "mm")
     return img
+
+
+# the avatars and pills hold drawn text: redrawn when the fallback fonts change
+fonts.cached(avatar)
+fonts.cached(pill)
 
 
 @lru_cache(maxsize=64)
@@ -282,9 +287,7 @@ def text(
     """Draw ``s`` (already clean) and return its width; shortened to ``max_width``."""
     if max_width is not None:
         s = fit(s, size, bold, max_width)
-    f = font(size, bold)
-    d.text(xy, s, font=f, fill=fill, anchor=anchor)
-    return float(f.getlength(s))
+    return draw_text(d, xy, s, size, fill, bold, anchor)
 
 
 def name_text(
@@ -300,7 +303,7 @@ def name_text(
 ) -> None:
     """Draw an untrusted player name: cleaned, never empty, ellipsised to fit."""
     s = display_name(name, size, bold, max_width, fallback)
-    d.text(xy, s, font=font(size, bold), fill=fill, anchor=anchor)
+    draw_text(d, xy, s, size, fill, bold, anchor)
 
 
 def signed(n: int) -> str:
@@ -323,17 +326,9 @@ def heading(
 ) -> None:
     """A title in bold with a dim subtitle under it (both already clean)."""
     x, y = xy
-    d.text(
-        (x, y), fit(title, 30, True, max_width), font=font(30, True), fill=theme.text, anchor="lt"
-    )
+    draw_text(d, (x, y), fit(title, 30, True, max_width), 30, theme.text, True, "lt")
     if subtitle:
-        d.text(
-            (x, y + 42),
-            fit(subtitle, 18, False, max_width),
-            font=font(18),
-            fill=theme.dim,
-            anchor="lt",
-        )
+        draw_text(d, (x, y + 42), fit(subtitle, 18, False, max_width), 18, theme.dim, False, "lt")
 
 
 def label(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, theme: Theme) -> None:

@@ -8,7 +8,7 @@ from . import draw as dr
 from .cards import card_shadowed, card_size, shadow_margin
 from .labels import suit_name, text_for
 from .png import to_png
-from .text import clean, fit, font
+from .text import clean, draw_text, fit, font
 from .theme import Theme, get_theme
 from .views import HandView
 
@@ -37,21 +37,15 @@ def render_hand_image(
     title = fit(
         clean(view.title) or text_for(lang, "img.your_hand"), 24, True, width - 2 * PAD - 170
     )
-    d.text((PAD, 22), title, font=font(24, True), fill=th.text, anchor="lm")
+    tw = draw_text(d, (PAD, 22), title, 24, th.text, True, "lm")
     if view.subtitle:
         sub = view.subtitle
     elif view.legal is not None:
         sub = text_for(lang, "img.playable", n=len(view.legal))
     else:
         sub = text_for(lang, "img.n_cards", n=n) if n else ""
-    tw = font(24, True).getlength(title)
-    d.text(
-        (PAD + tw + 14, 23),
-        fit(clean(sub), 17, False, int(width - 2 * PAD - tw - 190)),
-        font=font(17),
-        fill=th.dim,
-        anchor="lm",
-    )
+    sub = fit(clean(sub), 17, False, int(width - 2 * PAD - tw - 190))
+    draw_text(d, (PAD + tw + 14, 23), sub, 17, th.dim, False, "lm")
     if view.trump is not None:
         chip = dr.suit_chip(view.trump, 34, four_colour, th.panel_border)
         dr.paste(im, chip, (width - PAD - chip.width, 6))

@@ -9,7 +9,7 @@ from . import draw as dr
 from .labels import text_for
 from .png import to_png
 from .ranked import COL_GAP, LIST_TOP, PAD, ROW_H, X_NAME, W, board_frame, board_rows
-from .text import clean, fit, font
+from .text import clean, draw_text, fit, font
 from .theme import Theme, get_theme
 from .views import LeaderboardRow, LeaderboardView
 
@@ -67,7 +67,7 @@ def render_leaderboard_image(
     )
     for i, note in enumerate(notes):
         y = bottom + 14 + i * NOTE_H
-        d.text((PAD + 8, y), fit(note, 18, False, W - 2 * PAD - 16), font=font(18), fill=th.dim)
+        draw_text(d, (PAD + 8, y), fit(note, 18, False, W - 2 * PAD - 16), 18, th.dim)
     name_room = X_RATING - 90 - X_NAME
     for row, cy in board_rows(im, d, th, lang, view.rows, view.highlight_rank, name_room):
         d.text(

@@ -32,7 +32,7 @@ from .cards import FACE, FACE_EDGE, card_shadowed, card_size, shadow_margin, sui
 from .labels import suit_name, text_for, upper
 from .png import PNG_LEVEL
 from .table import position, preset_title, seat_fallback
-from .text import display_name, font
+from .text import display_name, draw_text, font
 from .theme import Theme, get_theme
 from .views import SUIT_SYMBOLS, rank_label
 
@@ -233,9 +233,8 @@ def _hand_panel(
     bold = font(20, True)
     room = int(right - 8 - (x + 12) - bold.getlength(marks))
     name = _name(view, seat, 20, room, lang)
-    d.text((x + 12, y + 8), name, font=bold, fill=ink, anchor="la")
+    nx = x + 12 + draw_text(d, (x + 12, y + 8), name, 20, ink, True, "la")
     if marks:
-        nx = x + 12 + bold.getlength(name)
         d.text((nx, y + 8), marks, font=bold, fill=th.team_colours[1], anchor="la")
     for row, suit in enumerate(HAND_SUITS):
         cards = [c for c in hand if c[1] == suit]

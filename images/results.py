@@ -9,7 +9,7 @@ from batak import scoring
 from . import draw as dr
 from .labels import suit_name, text_for, upper
 from .png import to_png
-from .text import display_name, font
+from .text import display_name, draw_text, font
 from .theme import Theme, get_theme
 from .views import ContractView, DealSummaryView, MatchResultView, Player
 
@@ -317,7 +317,7 @@ def render_match_result_image(
     for seat in range(4):
         cx = first_col + seat * col_w + col_w // 2
         nm = display_name(view.players[seat].name, 16, True, col_w - 16, seat_fallback(seat, lang))
-        d.text((cx, grid_top + 24), nm, font=font(16, True), fill=th.text, anchor="mm")
+        draw_text(d, (cx, grid_top + 24), nm, 16, th.text, True, "mm")
     y = grid_top + 46
     for i, row in enumerate(view.deal_scores):
         ry = y + i * row_h

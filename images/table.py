@@ -11,7 +11,7 @@ from .cards import card_shadowed, card_size, shadow_margin
 from .felt import H, W, background
 from .labels import suit_name, text_for, upper
 from .png import to_png
-from .text import clean, fit, font, initials, wrap
+from .text import clean, draw_text, fit, font, initials, wrap
 from .theme import Theme, get_theme
 from .views import Player, TableView, TrickView
 
@@ -348,7 +348,7 @@ def _draw_last_trick(
             who = clean(p.initials)[:2].upper() if p.initials else initials(p.name)
             colour = dr.mix(p.avatar_colour, theme.text, 0.25)
         who = fit(who, MIN_TEXT, True, cw + gap - 2)
-        d.text((x + cw / 2, y + ch + 8), who, font=bold, fill=colour, anchor="mt")
+        draw_text(d, (x + cw / 2, y + ch + 8), who, MIN_TEXT, colour, True, "mt")
     if trick.winner is not None:
         arrow = "→ "
         aw = bold.getlength(arrow)

@@ -1,19 +1,38 @@
 """Fonts and text: the bundled DejaVu Sans, safe display names, ellipsis.
 
-Only the fonts in ``images/fonts`` are ever loaded, so the pictures look the same
-on every machine. Characters the font lacks (emoji, most CJK) are replaced by a
-single "□" per run, control and format characters are dropped, and any string
-is made to fit a width with an ellipsis.
+Text is drawn in the bundled DejaVu Sans (``images/fonts``). Characters it lacks
+(emoji, CJK, Devanagari...) come from the fallback fonts of :mod:`images.fonts`
+(Noto Color Emoji, Symbola, GNU Unifont from Debian), run by run; a character no
+font has is left out, never drawn as a box. Control and format characters are
+dropped, and any string is made to fit a width with an ellipsis. Measuring
+(:func:`length`, :func:`fit`) and drawing (:func:`draw_text`) use the same runs.
+A string DejaVu Sans draws alone takes the same single ``ImageDraw.text`` as
+before the fallbacks (the fast path).
 """
 
 from __future__ import annotations
 
-import struct
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont, features
+from PIL import Image, ImageDraw, ImageFont, features
+
+from . import fonts
+from .fonts import (
+    ZWJ,
+    Run,
+    assign,
+    clusters,
+    cmap_codepoints,
+    colour_sprite,
+    face_font,
+    is_tag,
+    is_variation_selector,
+    merge,
+    run_bbox,
+    run_length,
+)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR_PATH = FONT_DIR / "DejaVuSans.ttf"
@@ -21,7 +40,6 @@ BOLD_PATH = FONT_DIR / "DejaVuSans-Bold.ttf"
 LICENSE_PATH = FONT_DIR / "LICENSE-DejaVu.txt"
 
 ELLIPSIS = "…"
-MISSING = "□"
 MAX_MARKS = 2  # combining marks kept per base character (tames "zalgo" names)
 MAX_CHARS = 120  # longer input is cut before any measuring
 
@@ -37,146 +55,162 @@ def font(size: int, bold: bool = False) -> Font:
     return ImageFont.truetype(str(path), size, layout_engine=_LAYOUT)
 
 
-def _cmap_codepoints(data: bytes) -> frozenset[int]:
-    """Code points the font maps to a real glyph (cmap format 12, else 4)."""
-    (num_tables,) = struct.unpack_from(">H", data, 4)
-    cmap_off = None
-    for i in range(num_tables):
-        tag, _checksum, offset, _length = struct.unpack_from(">4sIII", data, 12 + 16 * i)
-        if tag == b"cmap":
-            cmap_off = offset
-            break
-    if cmap_off is None:
-        raise ValueError("font has no cmap table")
-    (_version, n_sub) = struct.unpack_from(">HH", data, cmap_off)
-    fmt4 = fmt12 = None
-    for j in range(n_sub):
-        pid, eid, sub = struct.unpack_from(">HHI", data, cmap_off + 4 + 8 * j)
-        off = cmap_off + sub
-        (fmt,) = struct.unpack_from(">H", data, off)
-        if fmt == 12 and (pid, eid) in ((3, 10), (0, 4), (0, 6)):
-            fmt12 = off
-        elif fmt == 4 and (pid, eid) in ((3, 1), (0, 3), (0, 1)):
-            fmt4 = off
-    points: set[int] = set()
-    if fmt12 is not None:
-        (n_groups,) = struct.unpack_from(">I", data, fmt12 + 12)
-        for g in range(n_groups):
-            start, end, glyph = struct.unpack_from(">III", data, fmt12 + 16 + 12 * g)
-            points.update(c for c in range(start, end + 1) if glyph + c - start != 0)
-    elif fmt4 is not None:
-        (seg_x2,) = struct.unpack_from(">H", data, fmt4 + 6)
-        seg = seg_x2 // 2
-        ends_off = fmt4 + 14
-        starts_off = ends_off + seg_x2 + 2
-        delta_off = starts_off + seg_x2
-        range_off = delta_off + seg_x2
-        for k in range(seg):
-            (end,) = struct.unpack_from(">H", data, ends_off + 2 * k)
-            (start,) = struct.unpack_from(">H", data, starts_off + 2 * k)
-            (delta,) = struct.unpack_from(">h", data, delta_off + 2 * k)
-            (ro,) = struct.unpack_from(">H", data, range_off + 2 * k)
-            for c in range(start, min(end, 0xFFFE) + 1):
-                if ro == 0:
-                    glyph = (c + delta) & 0xFFFF
-                else:
-                    at = range_off + 2 * k + ro + 2 * (c - start)
-                    (glyph,) = struct.unpack_from(">H", data, at)
-                    if glyph:
-                        glyph = (glyph + delta) & 0xFFFF
-                if glyph:
-                    points.add(c)
-    else:
-        raise ValueError("font has no usable Unicode cmap subtable")
-    return frozenset(points)
-
-
 @lru_cache(maxsize=1)
 def covered() -> frozenset[int]:
     """Code points both bundled faces can draw."""
-    return _cmap_codepoints(REGULAR_PATH.read_bytes()) & _cmap_codepoints(BOLD_PATH.read_bytes())
+    return cmap_codepoints(REGULAR_PATH.read_bytes()) & cmap_codepoints(BOLD_PATH.read_bytes())
 
 
 def has_glyph(ch: str) -> bool:
+    """Whether the bundled DejaVu Sans (both faces) has ``ch``."""
     return ord(ch) in covered()
 
 
-def _is_variation_selector(cp: int) -> bool:
-    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
+def drawable(ch: str) -> bool:
+    """Whether some font in use (DejaVu Sans or a fallback) draws ``ch`` alone."""
+    return bool(assign(ch, covered()))
+
+
+def _keep_format(cp: int) -> bool:
+    """Format characters that emoji sequences are made of (a joiner, tags)."""
+    return cp == ZWJ or is_tag(cp)
+
+
+def _marks(cluster: str) -> int:
+    return sum(
+        1
+        for c in cluster[1:]
+        if unicodedata.category(c).startswith("M") and not is_variation_selector(ord(c))
+    )
 
 
 @lru_cache(maxsize=1024)
 def clean(text: str, fallback: str = "") -> str:
-    """A string that is safe to draw with the bundled font.
+    """A string that is safe to draw with the fonts in use.
 
-    NFC-normalised; control / format / private-use / unassigned characters dropped;
-    any whitespace run becomes one space; combining marks limited per base
-    character; a run of characters the font lacks (an emoji with its modifiers,
-    say) becomes one "□". Returns ``fallback`` when nothing drawable is left.
+    NFC-normalised; control / format / private-use / unassigned characters dropped
+    (but for the joiners and tags of emoji sequences); any whitespace run becomes
+    one space; combining marks limited per base character; a cluster no font has
+    (an emoji when there is no emoji font, say) is left out, so no "notdef" box is
+    ever drawn. Returns ``fallback`` when nothing drawable is left.
     """
     text = unicodedata.normalize("NFC", text[: MAX_CHARS * 2])
-    cover = covered()
-    out: list[str] = []
-    marks = 0
+    kept: list[str] = []
     for ch in text:
-        cp = ord(ch)
         cat = unicodedata.category(ch)
         if ch.isspace() or cat in ("Zs", "Zl", "Zp"):
+            if kept and kept[-1] != " ":
+                kept.append(" ")
+            continue
+        if cat in ("Cc", "Cs", "Co", "Cn") or (cat == "Cf" and not _keep_format(ord(ch))):
+            continue
+        kept.append(ch)
+    cover = covered()
+    out: list[str] = []
+    length = 0
+    for cluster in clusters("".join(kept)):
+        if cluster == " ":
             if out and out[-1] != " ":
                 out.append(" ")
-            marks = 0
             continue
-        if cat in ("Cc", "Cf", "Cs", "Co", "Cn") or _is_variation_selector(cp):
+        if _marks(cluster) > MAX_MARKS:
+            base, extra = cluster[0], MAX_MARKS
+            rest = []
+            for c in cluster[1:]:
+                if unicodedata.category(c).startswith("M") and not is_variation_selector(ord(c)):
+                    if extra == 0:
+                        continue
+                    extra -= 1
+                rest.append(c)
+            cluster = base + "".join(rest)
+        drawn = "".join(piece for piece, _face in assign(cluster, cover))
+        if not drawn:
             continue
-        if cat.startswith("M"):
-            if not out or out[-1] in (" ", MISSING) or marks >= MAX_MARKS or cp not in cover:
-                continue
-            marks += 1
-            out.append(ch)
-            continue
-        marks = 0
-        if cp not in cover:
-            if out and out[-1] == MISSING:
-                continue
-            ch = MISSING
-        out.append(ch)
-        if len(out) >= MAX_CHARS:
+        out.append(drawn)
+        length += len(drawn)
+        if length >= MAX_CHARS:
             break
     result = "".join(out).strip()
     return result if result else fallback
 
 
+fonts.cached(clean)
+
+
+@lru_cache(maxsize=2048)
+def runs(text: str) -> tuple[Run, ...]:
+    """``text`` (already clean) as runs of one font each."""
+    cover = covered()
+    return merge(piece for cluster in clusters(text) for piece in assign(cluster, cover))
+
+
+fonts.cached(runs)
+
+
+def plain(text: str) -> bool:
+    """Whether DejaVu Sans alone draws ``text`` (the fast path: one ``d.text``)."""
+    cover = covered()
+    return all(ord(c) in cover for c in text)
+
+
+def length(text: str, size: int, bold: bool = False) -> float:
+    """Advance width of ``text`` in pixels, each run in its own font."""
+    if plain(text):
+        return float(font(size, bold).getlength(text))
+    total = 0.0
+    for run in runs(text):
+        if run.face is None:
+            total += float(font(size, bold).getlength(run.text))
+        else:
+            total += run_length(run, size)
+    return total
+
+
 def initials(name: str) -> str:
-    """Up to two initials from a (cleaned) name: "Ayşe Kaya" -> "AK"; "□" when none."""
+    """Up to two initials from a (cleaned) name: "Ayşe Kaya" -> "AK"; a name without
+    letters gives its first character or emoji ("🔥🔥" -> "🔥"); "?" when none."""
     words = [w for w in clean(name).split(" ") if w]
     letters = [w[0] for w in words if w[0].isalnum()]
     picked = (letters[0] + letters[-1]) if len(letters) >= 2 else "".join(letters[:1])
-    if not picked and words:
-        picked = words[0][0]
-    picked = picked.upper()
-    if not picked or any(not has_glyph(c) for c in picked):
+    if picked:
+        picked = picked.upper()[:2]
+    elif words:
+        picked = clusters(words[0])[0]  # a whole emoji sequence, a letter with its marks
+    if not picked or clean(picked) != picked:
         return "?"
-    return picked[:2]
+    return picked
 
 
 def text_width(text: str, fnt: Font) -> float:
     return float(fnt.getlength(text))
 
 
+def _cut(text: str, n: int) -> str:
+    """The first ``n`` units of ``text``: characters on the fast path, else clusters
+    (a flag or a family is never cut in half)."""
+    return text[:n] if plain(text) else "".join(clusters(text)[:n])
+
+
+def _units(text: str) -> int:
+    return len(text) if plain(text) else len(clusters(text))
+
+
 @lru_cache(maxsize=2048)
 def fit(text: str, size: int, bold: bool, max_width: int) -> str:
     """``text`` shortened with "…" so it is at most ``max_width`` pixels wide."""
-    fnt = font(size, bold)
-    if fnt.getlength(text) <= max_width:
+    if length(text, size, bold) <= max_width:
         return text
-    lo, hi = 0, len(text)
+    lo, hi = 0, _units(text)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if fnt.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+        if length(_cut(text, mid).rstrip() + ELLIPSIS, size, bold) <= max_width:
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+    return _cut(text, lo).rstrip() + ELLIPSIS if lo else ELLIPSIS
+
+
+fonts.cached(fit)
 
 
 def display_name(name: str, size: int, bold: bool, max_width: int, fallback: str) -> str:
@@ -188,7 +222,7 @@ def fit_size(text: str, size: int, bold: bool, max_width: int, smallest: int = 1
     """The largest font size from ``size`` down to ``smallest`` at which ``text`` fits
     ``max_width`` (``smallest`` when none does; :func:`fit` then shortens it)."""
     for s in range(size, smallest - 1, -1):
-        if font(s, bold).getlength(text) <= max_width:
+        if length(text, s, bold) <= max_width:
             return s
     return smallest
 
@@ -196,14 +230,82 @@ def fit_size(text: str, size: int, bold: bool, max_width: int, smallest: int = 1
 def wrap(text: str, size: int, bold: bool, max_width: int, max_lines: int) -> list[str]:
     """``text`` broken at spaces into at most ``max_lines`` lines of ``max_width``; the
     last line is shortened with "…" when the words do not fit."""
-    f = font(size, bold)
     lines: list[str] = []
     words = text.split(" ")
     while words and len(lines) < max_lines - 1:
         line = words.pop(0)
-        while words and f.getlength(line + " " + words[0]) <= max_width:
+        while words and length(line + " " + words[0], size, bold) <= max_width:
             line += " " + words.pop(0)
         lines.append(fit(line, size, bold, max_width))
     if words:
         lines.append(fit(" ".join(words), size, bold, max_width))
     return lines
+
+
+@lru_cache(maxsize=256)
+def _baseline_shift(size: int, bold: bool, v: str) -> int:
+    """How far below ``y`` the baseline is for vertical anchor ``v`` (a, m, s, d)."""
+    f = font(size, bold)
+    return int(f.getbbox("x", anchor="l" + v)[1] - f.getbbox("x", anchor="ls")[1])
+
+
+def draw_text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int,
+    fill: tuple[int, int, int],
+    bold: bool = False,
+    anchor: str = "la",
+) -> float:
+    """Draw ``s`` (already clean) run by run, placed like ``ImageDraw.text`` with this
+    ``anchor`` (horizontal l/m/r, vertical a/t/m/s/b/d); returns its width.
+
+    The runs share DejaVu Sans's baseline; a colour emoji run is pasted as a picture
+    (on the image ``d`` draws on)."""
+    f = font(size, bold)
+    if plain(s):
+        d.text(xy, s, font=f, fill=fill, anchor=anchor)
+        return float(f.getlength(s))
+    parts = runs(s)
+    widths = [length(r.text, size, bold) if r.face is None else run_length(r, size) for r in parts]
+    total = sum(widths)
+    h, v = (anchor + "la")[0], (anchor + "la")[1]
+    x = xy[0] - {"l": 0.0, "m": total / 2, "r": total}.get(h, 0.0)
+    if v in ("t", "b"):
+        tops, bottoms = [], []
+        for r in parts:
+            if r.face is None:
+                bb = f.getbbox(r.text, anchor="ls")
+                tops.append(int(bb[1]))
+                bottoms.append(int(bb[3]))
+            else:
+                top, bottom = run_bbox(r, size)
+                tops.append(top)
+                bottoms.append(bottom)
+        base = xy[1] - min(tops) if v == "t" else xy[1] - max(bottoms)
+    else:
+        base = xy[1] + _baseline_shift(size, bold, v)
+    image = _image_of(d)
+    for r, w in zip(parts, widths, strict=True):
+        if r.face is None:
+            d.text((x, base), r.text, font=f, fill=fill, anchor="ls")
+        elif r.face.colour:
+            sprite, left, top = colour_sprite(r, size)
+            at = (round(x) + left, round(base) + top)
+            if image.mode == "RGBA":
+                image.alpha_composite(sprite, at)
+            else:
+                image.paste(sprite, at, sprite)
+        else:
+            d.text((x, base), r.text, font=face_font(r.face, size), fill=fill, anchor="ls")
+        x += w
+    return total
+
+
+def _image_of(d: ImageDraw.ImageDraw) -> Image.Image:
+    """The image an ``ImageDraw`` draws on (Pillow keeps it as ``_image``)."""
+    image = getattr(d, "_image", None)
+    if not isinstance(image, Image.Image):
+        raise TypeError("this ImageDraw does not say which image it draws on")
+    return image
