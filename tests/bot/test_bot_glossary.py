@@ -302,3 +302,20 @@ def test_the_checks_catch_the_collisions_of_issue_29() -> None:
     assert not problems("de", {"x": "Öffne deine Karten; sie bleiben verdeckt."}, wrong_address)
     assert problems("fr", {"x": "Choisissez votre place."}, wrong_address)
     assert problems("uk", {"x": "Натисніть «Сісти»."}, wrong_address)
+
+
+def test_the_docs_table_shows_every_catalogues_words() -> None:
+    """docs/glossary.md's table of every language is the catalogues' glossary."""
+    docs = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    table = docs.split("## Every language", 1)[1]
+    rows = {
+        cells[0]: cells[1:]
+        for line in table.splitlines()
+        if line.startswith("| ")
+        for cells in [[c.strip() for c in line.strip("|").split("|")]]
+    }
+    langs = rows["idea"]
+    assert sorted(langs) == sorted(EXPECTED)
+    for idea in IDEAS:
+        assert rows[idea] == [locales.glossary(lang).terms[idea].word for lang in langs], idea
+    assert rows["address"] == [locales.glossary(lang).address.use for lang in langs]
