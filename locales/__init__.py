@@ -21,6 +21,11 @@ Numbers are written the way the language writes them, inside :func:`message`:
 - ``{x:count.tricks}`` — the number with its noun: the plural entry
   ``count.tricks`` rendered for ``x`` (``1 trick``, ``5,9 tricks``, ``5 взяток``).
 
+Each catalogue also holds its language's glossary, the ``_glossary`` object at its top:
+one word for each idea of the game (deal, trick, bid...) with the forms it takes in a
+text, the words that must never stand for that idea, and the form of address the
+texts use (see :func:`glossary`; ``tests/bot/test_bot_glossary.py`` holds every text to it).
+
 This package imports neither discord nor the cogs, so the pictures use it too.
 """
 
@@ -31,6 +36,7 @@ import logging
 import re
 import string
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from pathlib import Path
@@ -73,6 +79,149 @@ def catalogues() -> Mapping[str, Mapping[str, Entry]]:
     if DEFAULT not in out:
         raise RuntimeError(f"no English catalogue in {LOCALES_DIR}")
     return out
+
+
+@cache
+def _raw_glossaries() -> Mapping[str, Mapping[str, Any]]:
+    out: dict[str, Mapping[str, Any]] = {}
+    for path in sorted(LOCALES_DIR.glob("*.json")):
+        with path.open(encoding="utf-8") as f:
+            out[path.stem] = json.load(f).get("_glossary", {})
+    return out
+
+
+@dataclass(frozen=True)
+class Term:
+    """The word a language uses for one idea of the game.
+
+    ``forms`` are how it shows in a text: a word, a phrase, ``"x*"`` for the words
+    that start with ``x``, ``"*x"`` for those ending with it. ``never`` are words
+    that must not stand for the idea. A ``normal`` word is also an ordinary word
+    of the language (Ukrainian "карти", cards, for the hand), so it is not looked for
+    in texts about other ideas.
+    """
+
+    idea: str
+    word: str
+    forms: tuple[str, ...]
+    never: tuple[str, ...] = ()
+    normal: bool = False
+
+    def found(self, lang: str, text: str) -> list[str]:
+        """The places where ``text`` uses this term, as written there."""
+        return _find(lang, self.forms, text)
+
+    def misused(self, lang: str, text: str) -> list[str]:
+        """The words of ``never`` that ``text`` uses."""
+        return _find(lang, self.never, text)
+
+
+@dataclass(frozen=True)
+class Address:
+    """How the texts speak to the player: ``use`` (``"sen"``, ``"du"``...) and what
+    betrays the other form: whole words (``avoid``), word endings (French ``-ez``),
+    pieces inside a word (Turkish ``-nız``, as in "ayarlarınızı"), and the words that
+    start like an exception ("yalnızca", "chez") though they have such a piece."""
+
+    use: str
+    avoid: tuple[str, ...] = ()
+    endings: tuple[str, ...] = ()
+    inside: tuple[str, ...] = ()
+    exceptions: tuple[str, ...] = ()
+
+    def other_form(self, lang: str, text: str) -> list[str]:
+        """The words of ``text`` that address the reader in the other form."""
+        hits = _find(lang, self.avoid, text, folded=lang not in CASED_ADDRESS)
+        keep = tuple(fold(lang, w) for w in self.exceptions)
+        for word in _WORD.findall(_PLACEHOLDER.sub(" ", text)):
+            low = fold(lang, word)
+            if low.startswith(keep) if keep else False:
+                continue
+            if any(low.endswith(e) for e in self.endings) or any(i in low for i in self.inside):
+                hits.append(word)
+        return hits
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """A language's glossary: its terms by idea and its form of address."""
+
+    lang: str
+    terms: Mapping[str, Term]
+    address: Address
+
+
+# German tells "Sie" (you) from "sie" (they) by the capital letter only.
+CASED_ADDRESS = frozenset({"de"})
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_WORD = re.compile(r"\w+")
+
+
+def fold(lang: str, s: str) -> str:
+    """``s`` in small letters the way ``lang`` writes them (Turkish: İ → i, I → ı)."""
+    if lang == "tr":
+        s = s.replace("İ", "i").replace("I", "ı")
+    return s.lower()
+
+
+@lru_cache(maxsize=1024)
+def _pattern(forms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for whole words or phrases; ``*`` at a piece's start or end stands
+    for any letters there."""
+    parts = []
+    for form in forms:
+        pieces = [
+            ("\\w*" if p.startswith("*") else "")
+            + re.escape(p.strip("*"))
+            + ("\\w*" if p.endswith("*") else "")
+            for p in form.split()
+        ]
+        parts.append("\\s+".join(pieces))
+    if not parts:
+        return None
+    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)")
+
+
+def _find(lang: str, forms: tuple[str, ...], text: str, folded: bool = True) -> list[str]:
+    """The words of ``text`` (placeholders left out) that one of ``forms`` matches,
+    in small letters when ``folded``, else with the capitals as written."""
+    pattern = _pattern(tuple(fold(lang, f) for f in forms) if folded else forms)
+    if pattern is None:
+        return []
+    plain = _PLACEHOLDER.sub(" ", text)
+    return [m.group() for m in pattern.finditer(fold(lang, plain) if folded else plain)]
+
+
+def glossary(lang: str) -> Glossary:
+    """The glossary of ``lang`` (the ``_glossary`` object of its catalogue)."""
+    return _glossary(lang)
+
+
+@cache
+def _glossary(lang: str) -> Glossary:
+    data = _raw_glossaries().get(lang)
+    if not data:
+        raise KeyError(f"no glossary in locales/{lang}.json")
+    terms = {}
+    for idea, entry in data.items():
+        if idea.startswith("_") or idea == "address":
+            continue
+        terms[idea] = Term(
+            idea=idea,
+            word=str(entry["word"]),
+            forms=tuple(str(f) for f in entry.get("forms", [])),
+            never=tuple(str(f) for f in entry.get("never", [])),
+            normal=bool(entry.get("normal", False)),
+        )
+    a = data["address"]
+    address = Address(
+        use=str(a["use"]),
+        avoid=tuple(str(w) for w in a.get("avoid", [])),
+        endings=tuple(str(w) for w in a.get("endings", [])),
+        inside=tuple(str(w) for w in a.get("inside", [])),
+        exceptions=tuple(str(w) for w in a.get("except", [])),
+    )
+    return Glossary(lang, terms, address)
 
 
 def languages() -> tuple[str, ...]:

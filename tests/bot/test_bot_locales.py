@@ -64,7 +64,7 @@ def test_catalogue_has_exactly_the_english_keys(lang: str) -> None:
     english = {k for k in ENGLISH if not k.startswith("_")}
     assert sorted(english - keys) == [], "missing"
     assert sorted(keys - english) == [], "extra"
-    assert all(t.strip() for v in data.values() for t in texts(v))
+    assert all(t.strip() for k, v in data.items() if k[0] != "_" for t in texts(v))
 
 
 @pytest.mark.parametrize("lang", EXPECTED)
