@@ -72,6 +72,8 @@ EXTRA: dict[str, set[str]] = {
     "error.watch_seated": {"match"},
     "history.by_computers": {"match"},
     "error.not_seated": {"seat"},
+    "refusal.not-held": {"hand"},
+    "refusal.trump-not-broken": {"trick"},  # "lead": open the next trick
     "cmd.leaderboard": {"rated"},
     "alt.leaderboard": {"rated"},
 }
