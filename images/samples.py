@@ -57,6 +57,8 @@ MORE_HOSTILE = ("Z̷̢̛̛a̸l̵g̶o̴ ̶n̵a̴m̶e̷", "שלום עולם", "  
 if TYPE_CHECKING:
     from batak.match import Match
 
+    from .replay import ReplayView
+
 PRESET_NAMES = {
     "standard": TURKISH,
     "classic": LATIN,
@@ -107,9 +109,17 @@ def _never(m: Match) -> bool:
 
 
 @dataclass(frozen=True)
+class ReplayFrameView:
+    """One frame of a deal's replay (``images.replay``): the replay and which frame."""
+
+    replay: ReplayView
+    index: int
+
+
+@dataclass(frozen=True)
 class Sample:
     name: str
-    kind: str  # table, auction, deal, match, hand, leaderboard
+    kind: str  # table, auction, deal, match, hand, leaderboard, daily, history, replay
     view: object
     theme: str = "dark"
     four_colour: bool = False
@@ -225,6 +235,8 @@ def _engine_samples() -> Iterator[Sample]:
         yield Sample(f"deal-{preset}", "deal", deal_summary_view(m, names, 0))
         yield Sample(f"match-{preset}", "match", match_result_view(m, names))
 
+    yield from replay_samples()
+
     m = play_until("standard", 7, _mid_play(1, 6, 0))
     yield Sample("table-new-trick-light", "table", table_view_from_match(m, TURKISH, 1), "light")
     yield Sample(
@@ -270,6 +282,20 @@ def _engine_samples() -> Iterator[Sample]:
     m = play_until("esli", 13, _never)
     yield Sample("tr-deal", "deal", deal_summary_view(m, TURKISH, 1), lang="tr")
     yield Sample("tr-match", "match", match_result_view(m, TURKISH), lang="tr")
+
+
+def replay_samples() -> Iterator[Sample]:
+    """The ``/batak replay`` frames of a bot-played deal: the hands as dealt, the auction,
+    a trick halfway through and the score (the first frame of each kind)."""
+    from .replay import replay_view
+
+    record = play_until("standard", 101, _never).finished[0].to_record()
+    view = replay_view(record, LATIN)
+    kinds = [f.kind for f in view.frames]
+    tricks = [i for i, k in enumerate(kinds) if k == "trick"]
+    for kind in ("deal", "auction", "trick", "score"):
+        index = tricks[len(tricks) // 2] if kind == "trick" else kinds.index(kind)
+        yield Sample(f"replay-frame-{kind}", "replay", ReplayFrameView(view, index))
 
 
 def handmade_samples() -> Iterator[Sample]:
@@ -398,7 +424,21 @@ def render_sample(sample: Sample) -> bytes:
         return render_daily(v, t, lang)
     if isinstance(v, HistoryView):
         return render_history(v, t, lang)
+    if isinstance(v, ReplayFrameView):
+        from .png import to_png
+        from .replay import render_frame
+        from .theme import get_theme
+
+        frame = v.replay.frames[v.index]
+        return to_png(render_frame(v.replay, frame, t, sample.four_colour, lang), get_theme(t))
     raise TypeError(f"not a view: {type(v).__name__}")
 
 
-__all__ = ["Player", "Sample", "all_samples", "handmade_samples", "render_sample"]
+__all__ = [
+    "Player",
+    "ReplayFrameView",
+    "Sample",
+    "all_samples",
+    "handmade_samples",
+    "render_sample",
+]

@@ -77,10 +77,15 @@ def recording() -> Iterator[list[Drawn]]:
         _clear_caches()
 
 
-def _tables() -> list[Sample]:
-    out = [s for s in all_samples() if s.kind == "table"]
+def _samples() -> list[Sample]:
+    """Every picture kind the bot posts (``all_samples``: the table, the auction, a hand,
+    the deal summary, the match result, the boards and the replay's frames)."""
+    out = list(all_samples())
     out.append(Sample("forced", "table", forced_table()))
     return out
+
+
+KINDS = ("table", "auction", "hand", "deal", "match", "leaderboard", "daily", "history", "replay")
 
 
 def _render_width(sample: Sample) -> int:
@@ -88,10 +93,17 @@ def _render_width(sample: Sample) -> int:
     return im.width
 
 
+def test_every_picture_kind_has_samples() -> None:
+    assert {s.kind for s in _samples()} == set(KINDS)
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_table_text_smaller_than_9_px_on_a_phone(lang: str) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_text_smaller_than_9_px_on_a_phone(kind: str, lang: str) -> None:
+    """At 360 px wide (Discord on a phone) no text of any picture is under 9 px:
+    ``font_px * 360 / width >= 9``."""
     smallest = []
-    for sample in _tables():
+    for sample in (s for s in _samples() if s.kind == kind):
         s = replace(sample, lang=lang)
         with recording() as drawn:
             width = _render_width(s)
