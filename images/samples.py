@@ -191,9 +191,11 @@ def history_sample(names: tuple[str, ...] = ()) -> HistoryView:
     return HistoryView(tuple(rows), "", "Ayşe Yılmaz")
 
 
-def forced_table(names: tuple[str, ...] = TURKISH) -> TableView:
-    """A dealer-forced contract early in play, with the last trick shown."""
+def forced_table(names: tuple[str, ...] = TURKISH, spectator: bool = False) -> TableView:
+    """A dealer-forced contract early in play, with the last trick shown (``spectator``:
+    the channel's picture, drawn from no seat)."""
     return TableView(
+        spectator=spectator,
         players=players_of(names),
         viewer_seat=0,
         dealer=2,
@@ -226,11 +228,14 @@ def _engine_samples() -> Iterator[Sample]:
     for i, (preset, names) in enumerate(PRESET_NAMES.items()):
         seed = 101 + i
         m = play_until(preset, seed, _mid_play(2, 4, 2))
-        yield Sample(f"table-{preset}", "table", table_view_from_match(m, names, 0))
+        # the channel's table message: drawn from no seat (nobody is "you")
+        yield Sample(f"table-{preset}", "table", table_view_from_match(m, names, spectator=True))
         seat = m.to_act if m.to_act is not None else 0
         yield Sample(f"hand-{preset}", "hand", hand_view_from_match(m, seat))
         m = play_until(preset, seed, _in_auction(1, 3))
-        yield Sample(f"auction-{preset}", "auction", auction_view_from_match(m, names, 0))
+        yield Sample(
+            f"auction-{preset}", "auction", auction_view_from_match(m, names, spectator=True)
+        )
         m = play_until(preset, seed, _never)
         yield Sample(f"deal-{preset}", "deal", deal_summary_view(m, names, 0))
         yield Sample(f"match-{preset}", "match", match_result_view(m, names))
@@ -240,7 +245,10 @@ def _engine_samples() -> Iterator[Sample]:
     m = play_until("standard", 7, _mid_play(1, 6, 0))
     yield Sample("table-new-trick-light", "table", table_view_from_match(m, TURKISH, 1), "light")
     yield Sample(
-        "table-four-colour", "table", table_view_from_match(m, TURKISH, 1), four_colour=True
+        "table-four-colour",
+        "table",
+        table_view_from_match(m, TURKISH, 1, spectator=True),
+        four_colour=True,
     )
     m = play_until("standard", 7, _mid_play(1, 8, 3))
     yield Sample(
@@ -271,14 +279,16 @@ def _engine_samples() -> Iterator[Sample]:
         Player("Bot Orta", is_bot=True),
     )
     m = play_until("standard", 13, _mid_play(2, 5, 1))
-    yield Sample("tr-table", "table", table_view_from_match(m, with_bots, 0), lang="tr")
+    public = table_view_from_match(m, with_bots, spectator=True)
+    yield Sample("tr-table", "table", public, lang="tr")
     yield Sample(
         "tr-table-light", "table", table_view_from_match(m, with_bots, 0), "light", lang="tr"
     )
     seat = m.to_act if m.to_act is not None else 0
     yield Sample("tr-hand", "hand", hand_view_from_match(m, seat, ""), lang="tr")
     m = play_until("standard", 13, _in_auction(3, 2))
-    yield Sample("tr-auction", "auction", auction_view_from_match(m, with_bots, 0), lang="tr")
+    public_auction = auction_view_from_match(m, with_bots, spectator=True)
+    yield Sample("tr-auction", "auction", public_auction, lang="tr")
     m = play_until("esli", 13, _never)
     yield Sample("tr-deal", "deal", deal_summary_view(m, TURKISH, 1), lang="tr")
     yield Sample("tr-match", "match", match_result_view(m, TURKISH), lang="tr")
@@ -300,9 +310,9 @@ def replay_samples() -> Iterator[Sample]:
 
 def handmade_samples() -> Iterator[Sample]:
     """Samples that need no engine."""
-    yield Sample("table-forced", "table", forced_table())
+    yield Sample("table-forced", "table", forced_table(spectator=True))
     yield Sample("table-forced-light", "table", forced_table(), "light")
-    yield Sample("table-long-names", "table", forced_table(LONG))
+    yield Sample("table-long-names", "table", forced_table(LONG, spectator=True))
     yield Sample("table-hostile-names", "table", hostile_table())
     yield Sample("table-hostile-names-2", "table", hostile_table(MORE_HOSTILE), "light")
     done = TableView(
