@@ -189,15 +189,14 @@ def plate_tags(
     bid = None
     if c is not None and c.seat == seat:
         bid = pill(text_for(lang, "img.bid_tag", n=c.bid), th.accent, th.accent_text)
-    act = arrow = None
+    with_bid = [bid] if bid is not None else []
+    choices: list[list[Image.Image]] = []
     if active:
         act = pill("▶ " + upper(lang, text_for(lang, f"img.act.{view.phase}")), th.text, th.panel)
         arrow = pill("▶", th.text, th.panel)
-    choices = [[t for t in (bid, act) if t is not None]]
-    if act is not None:
-        choices += [[t for t in (bid, arrow) if t is not None], [arrow]]
-    elif bid is not None:
-        choices.append([])
+        choices += [[*with_bid, act], [*with_bid, arrow], [arrow]]
+    else:
+        choices += [with_bid, []]
     tags = choices[-1]
     for option in choices:
         if sum(t.width for t in option) + 6 * max(0, len(option) - 1) <= room:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 import pytest
