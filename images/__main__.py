@@ -14,26 +14,14 @@ from PIL import Image
 
 
 def replay_pictures() -> list[tuple[str, str, bytes]]:
-    """The ``/batak replay`` pictures of a finished deal played by computers: three
-    frames (the auction, a trick, the score) and the animated file itself, as
-    ``(name, note, PNG bytes)``."""
-    from .png import to_png
-    from .replay import render_frame, render_replay, replay_view
-    from .samples import LATIN, _never, play_until
-    from .theme import get_theme
+    """The ``/batak replay`` animated file of a finished deal played by computers, as
+    ``(name, note, PNG bytes)`` (its frames are samples: ``replay-frame-*``)."""
+    from .replay import render_replay
+    from .samples import ReplayFrameView, replay_samples
 
-    record = play_until("standard", 101, _never).finished[0].to_record()
-    view = replay_view(record, LATIN)
-    frames = {f.kind: f for f in reversed(view.frames)}  # the first frame of each kind
-    tricks = [f for f in view.frames if f.kind == "trick"]
-    frames["trick"] = tricks[len(tricks) // 2]
-    out = [
-        (f"replay-frame-{kind}", f"replay frame · {kind}", to_png(im, get_theme("dark")))
-        for kind in ("auction", "trick", "score")
-        for im in [render_frame(view, frames[kind])]
-    ]
-    out.append(("replay-animated", "replay · animated PNG (APNG)", render_replay(view)))
-    return out
+    first = next(replay_samples()).view
+    assert isinstance(first, ReplayFrameView)
+    return [("replay-animated", "replay · animated PNG (APNG)", render_replay(first.replay))]
 
 
 def gallery(outdir: Path) -> int:

@@ -7,19 +7,22 @@ from PIL import Image
 from . import draw as dr
 from .labels import suit_name, text_for
 from .png import to_png
-from .text import display_name, fit, font
+from .text import display_name, fit, font, wrap
 from .theme import Theme, get_theme
 from .views import AuctionView
 
-W = 960
-COL_W = 216
+W = 720
+"""720 wide (taller rather than wider): a phone shows it at half size."""
+MIN_TEXT = dr.phone_px(W)
+"""The smallest font size drawn: 18 px, 9 px on a phone 360 px wide."""
+COL_W = 168
 GRID_X = (W - 4 * COL_W) // 2
 HEAD_H = 150
-COL_HEAD_H = 128
+COL_HEAD_H = 138
 ROW_H = 54
-FOOT_H = 64
+FOOT_H = 100
 MIN_ROWS = 2
-CELL_W, CELL_H = 150, 40
+CELL_H = 40
 
 
 def auction_order(dealer: int) -> list[int]:
@@ -48,7 +51,7 @@ def render_auction_image(
     if view.to_act is not None:
         next_row = sum(1 for s, _ in view.calls if s == view.to_act)
     n_rows = max(MIN_ROWS, len(rows), (next_row + 1) if next_row is not None else 0)
-    height = HEAD_H + COL_HEAD_H + n_rows * ROW_H + FOOT_H + 20
+    height = HEAD_H + COL_HEAD_H + n_rows * ROW_H + FOOT_H + 24
     im, d = dr.canvas((W, height), th)
 
     # header: title left, high bid right
@@ -56,12 +59,14 @@ def render_auction_image(
 
     sub = text_for(lang, "img.deal_sub", n=view.deal_number, count=view.deal_count)
     sub += f" · {preset_title(view.preset, lang)}"
-    dr.label(d, (GRID_X + 8, 30), text_for(lang, "img.auction"), th)
-    dr.heading(d, (GRID_X + 8, 54), text_for(lang, "img.bidding"), sub, th, 420)
+    box = (W - GRID_X - 300, 22, W - GRID_X - 6, 130)
+    dr.label(d, (GRID_X + 8, 26), text_for(lang, "img.auction"), th, MIN_TEXT)
+    dr.heading(
+        d, (GRID_X + 8, 56), text_for(lang, "img.bidding"), sub, th, box[0] - GRID_X - 24, 20
+    )
     high = view.high
-    box = (W - GRID_X - 360, 26, W - GRID_X - 8, 126)
     dr.panel(im, box, th)
-    dr.label(d, (box[0] + 18, box[1] + 14), text_for(lang, "img.high_bid"), th)
+    dr.label(d, (box[0] + 18, box[1] + 12), text_for(lang, "img.high_bid"), th, MIN_TEXT)
     if high is None:
         d.text(
             (box[0] + 18, box[1] + 40),
@@ -73,26 +78,26 @@ def render_auction_image(
     else:
         seat, bid = high
         d.text(
-            (box[0] + 18, box[1] + 34), str(bid), font=font(50, True), fill=th.accent, anchor="lt"
+            (box[0] + 18, box[1] + 42), str(bid), font=font(50, True), fill=th.accent, anchor="lt"
         )
         bw = font(50, True).getlength(str(bid))
         dr.paste(
             im,
             dr.player_avatar(
-                34,
+                48,
                 view.players[seat].name,
                 view.players[seat].initials,
                 view.players[seat].avatar_colour,
             ),
-            (box[0] + 34 + bw, box[1] + 44),
+            (box[0] + 30 + bw, box[1] + 44),
         )
         dr.name_text(
             d,
-            (box[0] + 78 + bw, box[1] + 61),
+            (box[0] + 88 + bw, box[1] + 68),
             view.players[seat].name,
             22,
             th.text,
-            int(box[2] - box[0] - 96 - bw),
+            int(box[2] - box[0] - 102 - bw),
             seat_fallback(seat, lang),
             anchor="lm",
         )
@@ -118,8 +123,8 @@ def render_auction_image(
             with_shadow=not active,
         )
         mid = (x0 + x1) // 2
-        avatar = dr.player_avatar(40, p.name, p.initials, p.avatar_colour)
-        dr.paste(im, avatar, (mid - 20, top + 12))
+        avatar = dr.player_avatar(48, p.name, p.initials, p.avatar_colour)
+        dr.paste(im, avatar, (mid - 24, top + 10))
         tags = []
         if seat == view.dealer:
             tags.append(text_for(lang, "img.dealer"))
@@ -129,16 +134,17 @@ def render_auction_image(
             tags.append(text_for(lang, "img.pos.0"))
         dr.name_text(
             d,
-            (mid, top + 70),
+            (mid, top + 76),
             p.name,
             20,
             th.text,
-            x1 - x0 - 20,
+            x1 - x0 - 16,
             seat_fallback(seat, lang),
             anchor="mm",
         )
         if tags:
-            d.text((mid, top + 94), " · ".join(tags), font=font(15), fill=th.dim, anchor="mm")
+            tag = fit(" · ".join(tags), MIN_TEXT, False, x1 - x0 - 12)
+            d.text((mid, top + 100), tag, font=font(MIN_TEXT), fill=th.dim, anchor="mm")
         if view.partnership:
             stripe = dr.rounded((x1 - x0 - 24, 5), 2, dr.rgba(th.team_colours[seat % 2]))
             dr.paste(im, stripe, (x0 + 12, top + COL_HEAD_H - 22))
@@ -182,8 +188,27 @@ def render_auction_image(
                 dr.paste(im, slot, (cx - 48, cy - CELL_H // 2))
                 d.text((cx, cy), "?", font=font(22, True), fill=th.accent, anchor="mm")
 
-    # footer: the rules that matter for bidding
-    fy = gy + n_rows * ROW_H + 18
+    # footer: who is to call (or who holds the contract), then the rules that matter
+    fy = gy + n_rows * ROW_H + 14
+    t = None
+    if view.to_act is None and view.contract is not None:
+        c = view.contract
+        who = display_name(view.players[c.seat].name, 20, True, 220, seat_fallback(c.seat, lang))
+        t = text_for(lang, "img.holds", name=who, n=c.bid)
+    elif view.to_act is not None:
+        p = view.players[view.to_act]
+        msg = display_name(p.name, 20, True, 260, seat_fallback(view.to_act, lang))
+        t = text_for(lang, "img.to_call", name=msg)
+    if t is not None:
+        pill = dr.pill(
+            fit(t, 20, True, W - 2 * GRID_X - 48),
+            20,
+            th.accent,
+            th.accent_text,
+            height=36,
+            pad_x=16,
+        )
+        dr.paste(im, pill, (W - GRID_X - 8 - pill.width, fy))
     bits = [text_for(lang, "img.min_bid", n=view.min_bid)]
     if view.forced_bid is not None:
         bits.append(text_for(lang, "img.all_pass_forced", n=view.forced_bid))
@@ -193,41 +218,12 @@ def render_auction_image(
         bits.append(text_for(lang, "img.always_trump", suit=suit_name(lang, view.fixed_trump)))
     if view.blind:
         bits.append(text_for(lang, "img.blind"))
-    room = W - 2 * GRID_X - 16 - (330 if view.to_act is not None or view.contract else 0)
-    d.text(
-        (GRID_X + 8, fy + 12),
-        fit(" · ".join(bits), 17, False, room),
-        font=font(17),
-        fill=th.dim,
-        anchor="lm",
-    )
-    if view.to_act is None and view.contract is not None:
-        c = view.contract
-        who = display_name(view.players[c.seat].name, 17, True, 180, seat_fallback(c.seat, lang))
-        t = dr.pill(
-            text_for(lang, "img.holds", name=who, n=c.bid),
-            17,
-            th.accent,
-            th.accent_text,
-            height=34,
-            pad_x=16,
-        )
-        dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
-    if view.to_act is not None:
-        p = view.players[view.to_act]
-        msg = display_name(p.name, 17, True, 220, seat_fallback(view.to_act, lang))
-        t = dr.pill(
-            text_for(lang, "img.to_call", name=msg),
-            17,
-            th.accent,
-            th.accent_text,
-            height=34,
-            pad_x=16,
-        )
-        dr.paste(im, t, (W - GRID_X - 8 - t.width, fy - 5))
+    lines = wrap(" · ".join(bits), MIN_TEXT, False, W - 2 * GRID_X - 16, 2)
+    for k, line in enumerate(lines):
+        d.text((GRID_X + 8, fy + 62 + 26 * k), line, font=font(MIN_TEXT), fill=th.dim, anchor="lm")
     return im
 
 
 def render_auction(view: AuctionView, theme: str | Theme = "dark", lang: str = "en") -> bytes:
-    """PNG bytes of the auction picture (960 wide)."""
+    """PNG bytes of the auction picture (720 wide)."""
     return to_png(render_auction_image(view, theme, lang), get_theme(theme))

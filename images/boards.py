@@ -13,6 +13,7 @@ from .ranked import (
     COL_GAP,
     HEAD_H,
     LIST_TOP,
+    MIN_TEXT,
     PAD,
     ROW_H,
     X_NAME,
@@ -26,7 +27,7 @@ from .theme import MEDALS, Theme, get_theme
 from .views import DailyBoardView, HistoryView
 
 # ----------------------------------------------------------------------------- daily
-X_SCORE, X_PLACE = 600, W - PAD - 18
+X_SCORE, X_PLACE = W - PAD - 190, W - PAD - 14
 
 
 def render_daily_image(
@@ -46,8 +47,8 @@ def render_daily_image(
         subtitle=view.subtitle,
         bottom=height - PAD,
         columns=[
-            ("#", PAD + 40, "ma", 40),
-            (text_for(lang, "img.col.player"), PAD + 80, "la", X_SCORE - 120 - (PAD + 80)),
+            ("#", PAD + 36, "ma", 40),
+            (text_for(lang, "img.col.player"), PAD + 66, "la", X_SCORE - 120 - (PAD + 66)),
             (text_for(lang, "img.col.score"), X_SCORE, "ra", 110),
             (text_for(lang, "img.col.place"), X_PLACE, "ra", X_PLACE - X_SCORE - COL_GAP),
         ],
@@ -64,7 +65,7 @@ def render_daily_image(
         )
         place = text_for(lang, "img.place", n=row.placement) if row.placement else "–"
         place_room = X_PLACE - X_SCORE - COL_GAP
-        size = fit_size(place, 20, False, place_room)
+        size = fit_size(place, 20, False, place_room, MIN_TEXT)
         d.text(
             (X_PLACE, cy),
             fit(place, size, False, place_room),
@@ -76,13 +77,14 @@ def render_daily_image(
 
 
 def render_daily(view: DailyBoardView, theme: str | Theme = "dark", lang: str = "en") -> bytes:
-    """PNG bytes of today's daily board (800 wide)."""
+    """PNG bytes of today's daily board (720 wide)."""
     return to_png(render_daily_image(view, theme, lang), get_theme(theme))
 
 
 # ----------------------------------------------------------------------------- history
-MATCH_H = 104
-SEAT_W = (W - 2 * PAD - 24) // 4
+MATCH_H = 160
+SEAT_W = (W - 2 * PAD - 24) // 2  # the four seats two by two: names stay legible
+SEAT_H = 50
 
 
 def render_history_image(
@@ -92,14 +94,15 @@ def render_history_image(
     n = len(view.rows)
     height = HEAD_H + max(n, 1) * (MATCH_H + 12) + PAD
     im, d = dr.canvas((W, height), th)
-    dr.label(d, (PAD, 28), text_for(lang, "img.game"), th)
+    dr.label(d, (PAD, 26), text_for(lang, "img.game"), th, MIN_TEXT)
     dr.heading(
         d,
-        (PAD, 52),
+        (PAD, 54),
         clean(view.title, text_for(lang, "img.history")),
         clean(view.subtitle),
         th,
         W - 2 * PAD,
+        20,
     )
     if n == 0:
         no_games(d, th, lang, HEAD_H + MATCH_H // 2)
@@ -109,8 +112,8 @@ def render_history_image(
         badge_key = "img.rated" if row.rated else "img.casual"
         badge_text = text_for(lang, badge_key)
         badge = dr.pill(
-            fit(badge_text, 15, True, 150),
-            15,
+            fit(badge_text, MIN_TEXT, True, 170),
+            MIN_TEXT,
             th.accent if row.rated else th.row_alt,
             th.accent_text if row.rated else th.dim,
         )
@@ -121,34 +124,36 @@ def render_history_image(
             d, (PAD + 14, y + 12), fit(head, 20, True, bx - 12 - (PAD + 14)), 20, th.text, True
         )
         for s, seat in enumerate(row.seats):
-            x = PAD + 12 + s * SEAT_W
-            sy = y + 50
+            x = PAD + 12 + (s % 2) * (SEAT_W + 12)
+            sy = y + 48 + (s // 2) * (SEAT_H + 4)
             if row.highlight_seat == s:
-                hl = dr.rounded((SEAT_W - 6, 46), 10, dr.rgba(th.accent, 40), dr.rgba(th.accent), 2)
-                dr.paste(im, hl, (x - 3, sy - 3))
+                hl = dr.rounded((SEAT_W, SEAT_H), 10, dr.rgba(th.accent, 40), dr.rgba(th.accent), 2)
+                dr.paste(im, hl, (x - 3, sy))
             medal = MEDALS.get(seat.placement)
             colour = medal if medal is not None else th.row_alt
-            dr.paste(im, dr.avatar(26, colour, str(seat.placement)), (x + 2, sy + 7))
+            cy = sy + SEAT_H // 2
+            dr.paste(im, dr.avatar(44, colour, str(seat.placement)), (x + 2, cy - 22))
+            pts = fit(text_for(lang, "img.points", n=seat.total), 20, False, 120)
+            d.text(
+                (x + SEAT_W - 14, cy),
+                pts,
+                font=font(20),
+                fill=th.good if seat.total >= 0 else th.bad,
+                anchor="rm",
+            )
             dr.name_text(
                 d,
-                (x + 34, sy + 11),
+                (x + 54, cy),
                 seat.name,
-                17,
+                20,
                 th.text,
-                SEAT_W - 44,
+                SEAT_W - 54 - 24 - round(font(20).getlength(pts)),
                 text_for(lang, "img.player", n=s + 1),
-                anchor="lm",
-            )
-            d.text(
-                (x + 34, sy + 32),
-                fit(text_for(lang, "img.points", n=seat.total), 16, False, SEAT_W - 44),
-                font=font(16),
-                fill=th.good if seat.total >= 0 else th.bad,
                 anchor="lm",
             )
     return im
 
 
 def render_history(view: HistoryView, theme: str | Theme = "dark", lang: str = "en") -> bytes:
-    """PNG bytes of a player's recent matches (800 wide)."""
+    """PNG bytes of a player's recent matches (720 wide)."""
     return to_png(render_history_image(view, theme, lang), get_theme(theme))

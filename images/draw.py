@@ -323,15 +323,40 @@ def heading(
     subtitle: str,
     theme: Theme,
     max_width: int,
+    sub_size: int = 18,
 ) -> None:
-    """A title in bold with a dim subtitle under it (both already clean)."""
+    """A title in bold with a dim subtitle (``sub_size`` px) under it (both already clean)."""
     x, y = xy
     draw_text(d, (x, y), fit(title, 30, True, max_width), 30, theme.text, True, "lt")
     if subtitle:
-        draw_text(d, (x, y + 42), fit(subtitle, 18, False, max_width), 18, theme.dim, False, "lt")
+        draw_text(
+            d,
+            (x, y + 42),
+            fit(subtitle, sub_size, False, max_width),
+            sub_size,
+            theme.dim,
+            False,
+            "lt",
+        )
 
 
-def label(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, theme: Theme) -> None:
+def label(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, theme: Theme, size: int = 15
+) -> None:
     """A small capitalised label ("CONTRACT"), placed by its top-left; baseline-aligned so
     a dotted capital (İ) does not push it down."""
-    d.text((xy[0], xy[1] + 12), s, font=font(15, True), fill=theme.dim, anchor="ls")
+    d.text(
+        (xy[0], xy[1] + round(size * 0.8)), s, font=font(size, True), fill=theme.dim, anchor="ls"
+    )
+
+
+PHONE_WIDTH = 360
+"""The width (px) Discord shows a picture at in a phone's chat."""
+PHONE_MIN_PX = 9
+"""The smallest text that reads there."""
+
+
+def phone_px(width: int) -> int:
+    """The smallest font size (px) for a picture ``width`` px wide: its text must be at
+    least 9 px high when a phone shows it 360 px wide (18 px at 720 wide, 24 at 960)."""
+    return -(-PHONE_MIN_PX * width // PHONE_WIDTH)

@@ -16,7 +16,7 @@ CARD_W = 96
 STEP = 62  # horizontal distance between overlapping cards
 LIFT = 26
 PAD = 28
-HEAD = 56
+HEAD = 88
 MIN_W = 560
 
 
@@ -34,28 +34,26 @@ def render_hand_image(
     width = hand_width(n)
     height = HEAD + LIFT + ch + PAD
     im, d = dr.canvas((width, height), th)
-    title = fit(
-        clean(view.title) or text_for(lang, "img.your_hand"), 24, True, width - 2 * PAD - 170
-    )
-    tw = draw_text(d, (PAD, 22), title, 24, th.text, True, "lm")
+    small = dr.phone_px(width)  # legible on a phone (23 px for a full hand)
+    chip = dr.suit_chip(view.trump, 34, four_colour, th.panel_border) if view.trump else None
+    room = width - 2 * PAD - (chip.width + 12 if chip is not None else 0)
+    title = fit(clean(view.title) or text_for(lang, "img.your_hand"), 26, True, room)
+    draw_text(d, (PAD, 24), title, 26, th.text, True, "lm")
     if view.subtitle:
         sub = view.subtitle
     elif view.legal is not None:
         sub = text_for(lang, "img.playable", n=len(view.legal))
     else:
         sub = text_for(lang, "img.n_cards", n=n) if n else ""
-    sub = fit(clean(sub), 17, False, int(width - 2 * PAD - tw - 190))
-    draw_text(d, (PAD + tw + 14, 23), sub, 17, th.dim, False, "lm")
-    if view.trump is not None:
-        chip = dr.suit_chip(view.trump, 34, four_colour, th.panel_border)
-        dr.paste(im, chip, (width - PAD - chip.width, 6))
-        d.text(
-            (width - PAD - chip.width - 10, 23),
-            text_for(lang, "img.suit_trump", suit=suit_name(lang, view.trump)),
-            font=font(17),
-            fill=th.dim,
-            anchor="rm",
-        )
+    # the second line: what the hand holds (or may play) on the left, the trump on the right
+    trump = ""
+    if chip is not None and view.trump is not None:
+        dr.paste(im, chip, (width - PAD - chip.width, 7))
+        trump = text_for(lang, "img.suit_trump", suit=suit_name(lang, view.trump))
+        trump = fit(trump, small, False, (width - 2 * PAD) // 2 - 8)
+        d.text((width - PAD, 60), trump, font=font(small), fill=th.dim, anchor="rm")
+    sub_room = width - 2 * PAD - (round(font(small).getlength(trump)) + 16 if trump else 0)
+    draw_text(d, (PAD, 60), fit(clean(sub), small, False, sub_room), small, th.dim, False, "lm")
     m = shadow_margin(CARD_W)
     x0 = (width - ((n - 1) * STEP + cw)) // 2 if n else PAD
     for i, code in enumerate(view.cards):

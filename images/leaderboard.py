@@ -13,7 +13,11 @@ from .text import clean, draw_text, fit, font
 from .theme import Theme, get_theme
 from .views import LeaderboardRow, LeaderboardView
 
-X_RATING, X_WINS, X_PLAYED = 480, 568, 664
+# right edges of the number columns, each wide enough for its label at 18 px
+X_PCT = W - PAD - 14
+X_PLAYED = X_PCT - 100
+X_WINS = X_PLAYED - 102
+X_RATING = X_WINS - 115
 NOTE_H = 30  # a line under the panel: the computers, what "?" means
 
 
@@ -51,16 +55,16 @@ def render_leaderboard_image(
         subtitle=view.subtitle,
         bottom=bottom,
         columns=[
-            ("#", PAD + 40, "ma", 40),
-            (text_for(lang, "img.col.player"), PAD + 80, "la", X_RATING - 90 - (PAD + 80)),
+            ("#", PAD + 36, "ma", 40),
+            (text_for(lang, "img.col.player"), PAD + 66, "la", X_RATING - 80 - (PAD + 66)),
             (text_for(lang, "img.col.rating"), X_RATING, "ra", 80),
             (text_for(lang, "img.col.wins"), X_WINS, "ra", X_WINS - X_RATING - COL_GAP),
             (text_for(lang, "img.col.played"), X_PLAYED, "ra", X_PLAYED - X_WINS - COL_GAP),
             (
                 text_for(lang, "img.col.win_pct"),
-                W - PAD - 18,
+                X_PCT,
                 "ra",
-                W - PAD - 18 - X_PLAYED - COL_GAP,
+                X_PCT - X_PLAYED - COL_GAP,
             ),
         ],
         empty=n == 0,
@@ -68,7 +72,7 @@ def render_leaderboard_image(
     for i, note in enumerate(notes):
         y = bottom + 14 + i * NOTE_H
         draw_text(d, (PAD + 8, y), fit(note, 18, False, W - 2 * PAD - 16), 18, th.dim)
-    name_room = X_RATING - 90 - X_NAME
+    name_room = X_RATING - 80 - X_NAME
     for row, cy in board_rows(im, d, th, lang, view.rows, view.highlight_rank, name_room):
         d.text(
             (X_RATING, cy),
@@ -84,12 +88,12 @@ def render_leaderboard_image(
             if row.matches > 0
             else "–"
         )
-        d.text((W - PAD - 18, cy), pct, font=font(20), fill=th.dim, anchor="rm")
+        d.text((X_PCT, cy), pct, font=font(20), fill=th.dim, anchor="rm")
     return im
 
 
 def render_leaderboard(
     view: LeaderboardView, theme: str | Theme = "dark", lang: str = "en"
 ) -> bytes:
-    """PNG bytes of the leaderboard (800 wide)."""
+    """PNG bytes of the leaderboard (720 wide)."""
     return to_png(render_leaderboard_image(view, theme, lang), get_theme(theme))

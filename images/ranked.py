@@ -11,18 +11,21 @@ from PIL import Image, ImageDraw
 
 from . import draw as dr
 from .labels import text_for
-from .text import clean, fit, fit_size, font
+from .text import clean, fit, font
 from .theme import MEDALS, Theme
 from .views import Colour, default_colour
 
-W = 800
-PAD = 32
-ROW_H = 60
+W = 720
+"""The boards are 720 wide: a phone shows them at half size."""
+MIN_TEXT = dr.phone_px(W)
+"""The smallest font size drawn: 18 px, 9 px on a phone 360 px wide."""
+PAD = 24
+ROW_H = 62
 HEAD_H = 130
 COL_GAP = 10  # px between two column labels
-LIST_TOP = HEAD_H + 44
+LIST_TOP = HEAD_H + 46
 """Where the first row starts (under the column labels)."""
-X_NAME = PAD + 132
+X_NAME = PAD + 124
 """Where a row's name starts (after the rank and the avatar)."""
 
 Column = tuple[str, int, str, int]
@@ -45,13 +48,12 @@ def board_frame(
 ) -> None:
     """The board's heading, its panel (down to ``bottom``) with the column labels, and
     the "no games" line when it has no row."""
-    dr.label(d, (PAD, 28), text_for(lang, "img.game"), th)
-    dr.heading(d, (PAD, 52), clean(title, fallback_title), clean(subtitle), th, W - 2 * PAD)
+    dr.label(d, (PAD, 26), text_for(lang, "img.game"), th, MIN_TEXT)
+    dr.heading(d, (PAD, 54), clean(title, fallback_title), clean(subtitle), th, W - 2 * PAD, 20)
     dr.panel(im, (PAD, HEAD_H, W - PAD, bottom), th)
     for name, x, anchor, room in columns:
-        size = fit_size(name, 15, True, room)
-        label = fit(name, size, True, room)
-        d.text((x, HEAD_H + 18), label, font=font(size, True), fill=th.dim, anchor=anchor)
+        label = fit(name, MIN_TEXT, True, room)
+        d.text((x, HEAD_H + 14), label, font=font(MIN_TEXT, True), fill=th.dim, anchor=anchor)
     if empty:
         no_games(d, th, lang, LIST_TOP + ROW_H // 2)
 
@@ -100,11 +102,11 @@ def board_row(
         d.rectangle((PAD + 2, y, W - PAD - 3, y + ROW_H - 1), fill=th.row_alt)
     medal = MEDALS.get(rank)
     if medal is not None:
-        dr.paste(im, dr.avatar(36, medal, str(rank)), (PAD + 22, cy - 18))
+        dr.paste(im, dr.avatar(44, medal, str(rank)), (PAD + 14, cy - 22))
     else:
-        d.text((PAD + 40, cy), str(rank), font=font(20, True), fill=th.dim, anchor="mm")
+        d.text((PAD + 36, cy), str(rank), font=font(20, True), fill=th.dim, anchor="mm")
     shade = row.colour if row.colour is not None else default_colour(name)
-    dr.paste(im, dr.player_avatar(40, name, row.initials, shade), (PAD + 80, cy - 20))
+    dr.paste(im, dr.player_avatar(48, name, row.initials, shade), (PAD + 66, cy - 24))
     dr.name_text(
         d,
         (X_NAME, cy),

@@ -318,35 +318,38 @@ def _score_panel(
     th: Theme,
     lang: str,
 ) -> None:
-    x0, x1 = 90, W - 90
-    y0, y1 = 150, 590
+    # the panel fills the felt's height: the heading, then a tall row per seat
+    x0, x1 = 60, W - 60
+    y0, y1 = HEAD_H + 28, H - 30
     dr.panel(im, (x0, y0, x1, y1), th, radius=18)
     side = _side_tricks(view, frame.tricks_won)
     who = _name(view, view.holder, 26, 330, lang)
     made = scoring.contract_made(view, scoring.Holding(view.holder, view.bid), frame.tricks_won)
     head = text_for(lang, "img.made_it" if made else "img.went_down", name=who)
-    dr.text(d, (W // 2, y0 + 24), head, 28, th.good if made else th.bad, bold=True, anchor="mt")
+    dr.text(d, (W // 2, y0 + 30), head, 30, th.good if made else th.bad, bold=True, anchor="mt")
     line = text_for(lang, "img.contract_line", name=who, n=view.bid)
     line += " · " + text_for(lang, "img.n_tricks", n=side)
-    dr.text(d, (W // 2, y0 + 68), line, 20, th.dim, anchor="mt", max_width=x1 - x0 - 40)
+    dr.text(d, (W // 2, y0 + 78), line, 22, th.dim, anchor="mt", max_width=x1 - x0 - 40)
     cols = (x0 + 28, x1 - 200, x1 - 40)
-    ty = y0 + 124
+    ty = y0 + 140
+    pitch = (y1 - 36 - (ty + 50)) // 4  # the seats' rows share the rest of the panel
     dr.text(d, (cols[0], ty), upper(lang, text_for(lang, "img.col.player")), 18, th.dim, bold=True)
     dr.text(d, (cols[1], ty), upper(lang, text_for(lang, "img.col.tricks")), 18, th.dim, True, "ra")
     dr.text(
         d, (cols[2], ty), upper(lang, text_for(lang, "img.replay.score")), 18, th.dim, True, "ra"
     )
     for seat in range(4):
-        ry = ty + 44 + seat * 66
-        if seat % 2:
-            d.rounded_rectangle((x0 + 12, ry - 14, x1 - 12, ry + 46), 10, fill=th.row_alt)
-        name = _name(view, seat, 24, cols[1] - cols[0] - 110, lang)
+        top = ty + 50 + seat * pitch
+        ry = top + (pitch - 32) // 2
+        if seat % 2 == 0:
+            d.rounded_rectangle((x0 + 12, top, x1 - 12, top + pitch - 6), 12, fill=th.row_alt)
+        name = _name(view, seat, 28, cols[1] - cols[0] - 110, lang)
         colour = th.accent if seat == view.holder else th.text
-        dr.text(d, (cols[0], ry), name, 24, colour, bold=True)
-        dr.text(d, (cols[1], ry), str(frame.tricks_won[seat]), 24, th.text, True, "ra")
+        dr.text(d, (cols[0], ry), name, 28, colour, bold=True)
+        dr.text(d, (cols[1], ry), str(frame.tricks_won[seat]), 30, th.text, True, "ra")
         score = view.scores[seat]
         ink = th.good if score > 0 else th.bad if score < 0 else th.text
-        dr.text(d, (cols[2], ry), dr.signed(score), 24, ink, True, "ra")
+        dr.text(d, (cols[2], ry), dr.signed(score), 30, ink, True, "ra")
 
 
 def caption(view: ReplayView, frame: ReplayFrame, lang: str = "en") -> str:

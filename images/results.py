@@ -9,12 +9,17 @@ from batak import scoring
 from . import draw as dr
 from .labels import suit_name, text_for, upper
 from .png import to_png
-from .text import display_name, draw_text, font
+from .text import clean, display_name, draw_text, fit, fit_size, font, wrap
 from .theme import Theme, get_theme
-from .views import ContractView, DealSummaryView, MatchResultView, Player
+from .views import ContractView, DealSummaryView, MatchResultView, Player, rank_label
 
-W = 960
-PAD = 36
+W = 720
+"""Both pictures are 720 wide (taller rather than wider) so Discord's phone view, 360 px
+wide, shows them at half size."""
+PAD = 24
+MIN_TEXT = dr.phone_px(W)
+"""The smallest font size drawn: 18 px here, 9 px on a phone."""
+NUM = 26  # the numbers of the seats' table
 
 
 def _contract_line(players: tuple[Player, ...], c: ContractView | None, lang: str) -> str:
@@ -22,10 +27,40 @@ def _contract_line(players: tuple[Player, ...], c: ContractView | None, lang: st
         return text_for(lang, "img.no_contract")
     from .table import seat_fallback
 
-    who = display_name(players[c.seat].name, 18, False, 300, seat_fallback(c.seat, lang))
+    who = display_name(players[c.seat].name, 20, False, 300, seat_fallback(c.seat, lang))
     trump = text_for(lang, "img.trump_line", suit=suit_name(lang, c.trump)) if c.trump else ""
     forced = text_for(lang, "img.forced_paren") if c.forced else ""
     return text_for(lang, "img.contract_line", name=who, n=c.bid) + forced + trump
+
+
+ROW_H = 76
+TABLE_HEAD = 48
+HEAD_H = 146
+# the seats' table: the player (avatar, name, result and role under it), then four
+# number columns, each (label key, centre x, room for its label)
+X_TOTAL = W - PAD - 16 - 46
+COLS = (
+    ("img.col.contract", X_TOTAL - 3 * 92 - 12, 116),
+    ("img.col.tricks", X_TOTAL - 2 * 92, 88),
+    ("img.col.deal", X_TOTAL - 92, 88),
+    ("img.col.total", X_TOTAL, 90),
+)
+NAME_X = PAD + 16 + 58
+NAME_ROOM = COLS[0][1] - COLS[0][2] // 2 - 10 - NAME_X
+
+
+def _column_label(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    key: str,
+    room: int,
+    th: Theme,
+    lang: str,
+    anchor: str = "mm",
+) -> None:
+    text = text_for(lang, key)
+    size = fit_size(text, MIN_TEXT, True, room, MIN_TEXT)
+    d.text(xy, fit(text, size, True, room), font=font(size, True), fill=th.dim, anchor=anchor)
 
 
 def render_deal_summary_image(
@@ -34,175 +69,185 @@ def render_deal_summary_image(
     from .table import preset_title, seat_fallback
 
     th = get_theme(theme)
-    row_h = 70
-    head_h = 150
-    height = head_h + 50 + 4 * row_h + 40
-    hands_top = height - 16
+    table_bottom = HEAD_H + TABLE_HEAD + 4 * ROW_H + 8
+    height = table_bottom + 24
     if view.hands:
-        height = hands_top + HANDS_HEAD + 4 * HAND_ROW + 24
+        height = table_bottom + 16 + HANDS_HEAD + 2 * HAND_H + HAND_GAP + 16 + 24
     im, d = dr.canvas((W, height), th)
     c = view.contract
     head = text_for(lang, "img.deal_head", n=view.deal_number, count=view.deal_count)
-    dr.label(d, (PAD, 30), f"{head} · {upper(lang, preset_title(view.preset, lang))}", th)
+    dr.label(d, (PAD, 26), f"{head} · {upper(lang, preset_title(view.preset, lang))}", th, MIN_TEXT)
     holder_made = view.made(c.seat) if c is not None else None
     title = text_for(lang, "img.deal_over")
-    if c is not None:
-        who = display_name(view.players[c.seat].name, 30, True, 440, seat_fallback(c.seat, lang))
-        title = text_for(lang, "img.made_it" if holder_made else "img.went_down", name=who)
-    dr.heading(d, (PAD, 54), title, _contract_line(view.players, c, lang), th, 600)
+    badge_left = W - PAD
     if c is not None:
         badge_fill = th.good if holder_made else th.bad
         word = text_for(lang, "img.made_badge" if holder_made else "img.down_badge")
-        badge = dr.pill(word, 24, badge_fill, (255, 255, 255), height=52, pad_x=26)
-        bx = W - PAD - badge.width
-        dr.paste(im, badge, (bx, 48))
+        badge = dr.pill(
+            fit(word, 22, True, 150), 22, badge_fill, (255, 255, 255), height=48, pad_x=20
+        )
+        badge_left = W - PAD - badge.width
+        dr.paste(im, badge, (badge_left, 54))
         if c.trump is not None:
-            dr.paste(im, dr.suit_chip(c.trump, 52, four_colour, th.panel_border), (bx - 68, 48))
+            badge_left -= 60
+            dr.paste(im, dr.suit_chip(c.trump, 48, four_colour, th.panel_border), (badge_left, 54))
+    room = badge_left - 16 - PAD
+    if c is not None:
+        who = display_name(
+            view.players[c.seat].name, 30, True, room // 2, seat_fallback(c.seat, lang)
+        )
+        title = text_for(lang, "img.made_it" if holder_made else "img.went_down", name=who)
+    dr.heading(d, (PAD, 56), title, _contract_line(view.players, c, lang), th, room, 20)
 
-    # table of seats
-    cols = [
-        ("img.col.player", PAD + 16, "la"),
-        ("img.col.contract", 470, "ma"),
-        ("img.col.tricks", 590, "ma"),
-        ("img.col.result", 700, "ma"),
-        ("img.col.deal", 810, "ra"),
-        ("img.col.total", W - PAD - 16, "ra"),
-    ]
-    ty = head_h
-    dr.panel(im, (PAD, ty, W - PAD, ty + 50 + 4 * row_h + 8), th)
-    for name, x, anchor in cols:
-        d.text((x, ty + 18), text_for(lang, name), font=font(15, True), fill=th.dim, anchor=anchor)
+    # the seats' table
+    ty = HEAD_H
+    dr.panel(im, (PAD, ty, W - PAD, table_bottom), th)
+    _column_label(
+        d, (PAD + 16, ty + TABLE_HEAD // 2), "img.col.player", NAME_ROOM + 52, th, lang, "lm"
+    )
+    for key, x, label_room in COLS:
+        _column_label(d, (x, ty + TABLE_HEAD // 2), key, label_room, th, lang)
     order = [(view.dealer + i) % 4 for i in (1, 2, 3, 4)]
     best_total = max(view.totals)
     for r, seat in enumerate(order):
-        y = ty + 50 + r * row_h
+        y = ty + TABLE_HEAD + r * ROW_H
         if r % 2 == 0:
-            d.rectangle((PAD + 2, y, W - PAD - 3, y + row_h - 1), fill=th.row_alt)
+            d.rectangle((PAD + 2, y, W - PAD - 3, y + ROW_H - 1), fill=th.row_alt)
         p = view.players[seat]
-        cy = y + row_h // 2
+        cy = y + ROW_H // 2
         x = PAD + 16
         if view.partnership:
-            stripe = dr.rounded((6, row_h - 24), 3, dr.rgba(th.team_colours[seat % 2]))
-            dr.paste(im, stripe, (PAD + 8, y + 12))
-            x += 8
-        dr.paste(im, dr.player_avatar(44, p.name, p.initials, p.avatar_colour), (x, cy - 22))
+            stripe = dr.rounded((6, ROW_H - 24), 3, dr.rgba(th.team_colours[seat % 2]))
+            dr.paste(im, stripe, (PAD + 6, y + 12))
+        dr.paste(im, dr.player_avatar(48, p.name, p.initials, p.avatar_colour), (x, cy - 24))
         is_holder = c is not None and c.seat == seat
-        sub = (
+        dr.name_text(
+            d,
+            (NAME_X, cy - 14),
+            p.name,
+            22,
+            th.text,
+            NAME_ROOM,
+            seat_fallback(seat, lang),
+            anchor="lm",
+        )
+        # under the name: made or down, then the seat's role (contract, dealer, team)
+        sx = NAME_X
+        made = view.made(seat)
+        if made is not None:
+            word = text_for(lang, "img.made" if made else "img.down")
+            tag = dr.pill(
+                word, MIN_TEXT, th.good if made else th.bad, (255, 255, 255), height=26, pad_x=9
+            )
+            dr.paste(im, tag, (sx, cy + 2))
+            sx += tag.width + 8
+        role = (
             text_for(lang, "img.holder")
             if is_holder
             else (text_for(lang, "img.dealer") if seat == view.dealer else "")
         )
         if view.partnership:
             team = text_for(lang, "img.team", t="AB"[seat % 2])
-            sub = team + (" · " + sub if sub else "")
-        dr.name_text(
-            d,
-            (x + 56, cy - 10 if sub else cy),
-            p.name,
-            22,
-            th.text,
-            470 - 60 - (x + 56) - 10,
-            seat_fallback(seat, lang),
-            anchor="lm",
-        )
-        d.text(
-            (x + 56, cy + 14),
-            sub,
-            font=font(15),
-            fill=th.accent if is_holder else th.dim,
-            anchor="lm",
-        )
+            role = team + (" · " + role if role else "")
+        if role:
+            d.text(
+                (sx, cy + 15),
+                fit(role, MIN_TEXT, False, NAME_X + NAME_ROOM - sx),
+                font=font(MIN_TEXT),
+                fill=th.accent if is_holder else th.dim,
+                anchor="lm",
+            )
         target = view.targets[seat]
-        d.text(
-            (470, cy),
-            "–" if target is None else str(target),
-            font=font(24, True),
-            fill=th.accent if is_holder else th.text,
-            anchor="mm",
-        )
         tricks = str(view.tricks_won[seat])
         if view.partnership:
             tricks += f" ({view.team_tricks(seat)})"
-        d.text((590, cy), tricks, font=font(24, True), fill=th.text, anchor="mm")
-        made = view.made(seat)
-        if made is None:
-            d.text((700, cy), "–", font=font(22), fill=th.faint, anchor="mm")
-        else:
-            word = text_for(lang, "img.made" if made else "img.down")
-            tag = dr.pill(
-                word, 16, th.good if made else th.bad, (255, 255, 255), height=28, pad_x=12
-            )
-            dr.paste(im, tag, (700 - tag.width // 2, cy - 14))
         score = view.scores[seat]
-        d.text(
-            (810, cy),
-            ("+" if score > 0 else "") + dr.signed(score),
-            font=font(24, True),
-            fill=th.good if score > 0 else (th.bad if score < 0 else th.dim),
-            anchor="rm",
-        )
         total = view.totals[seat]
-        d.text(
-            (W - PAD - 16, cy),
-            dr.signed(total),
-            font=font(24, True),
-            fill=th.accent if total == best_total else th.text,
-            anchor="rm",
+        cells = (
+            ("–" if target is None else str(target), th.accent if is_holder else th.text),
+            (tricks, th.text),
+            (
+                ("+" if score > 0 else "") + dr.signed(score),
+                th.good if score > 0 else (th.bad if score < 0 else th.dim),
+            ),
+            (dr.signed(total), th.accent if total == best_total else th.text),
         )
+        for (_, cx, label_room), (txt, colour) in zip(COLS, cells, strict=True):
+            size = fit_size(txt, NUM, True, label_room + 4, MIN_TEXT)
+            d.text((cx, cy), txt, font=font(size, True), fill=colour, anchor="mm")
     if view.hands:
-        _dealt_hands(im, view, hands_top, th, four_colour, lang)
+        _dealt_hands(im, view, table_bottom + 16, th, four_colour, lang)
     return im
 
 
-HANDS_HEAD = 44
-HAND_ROW = 92
-HAND_CARD = 50
+HANDS_HEAD = 40
+HAND_GAP = 12
+SUIT_ROW = 32
+HAND_H = 46 + 4 * SUIT_ROW + 8
+HAND_W = (W - 2 * PAD - HAND_GAP) // 2
+INK = (28, 30, 34)
 
 
 def _dealt_hands(
     im: Image.Image, view: DealSummaryView, top: int, th: Theme, four_colour: bool, lang: str
 ) -> None:
-    """The four hands as dealt, a row each in the seats' order of the table above."""
-    from .cards import card_face
+    """The four hands as dealt, two by two in the seats' order of the table above: each a
+    white card-like panel with the seat's name and a row of ranks per suit (the trump
+    suit's row marked)."""
+    from batak.cards import HAND_SUIT_ORDER
+
+    from .cards import FACE, FACE_EDGE, suit_colour
     from .table import seat_fallback
 
     d = ImageDraw.Draw(im)
-    dr.panel(im, (PAD, top, W - PAD, top + HANDS_HEAD + 4 * HAND_ROW + 8), th)
     d.text(
-        (PAD + 16, top + 16),
-        text_for(lang, "img.hands_dealt"),
-        font=font(15, True),
+        (PAD, top + HANDS_HEAD // 2),
+        fit(text_for(lang, "img.hands_dealt"), MIN_TEXT, True, W - 2 * PAD),
+        font=font(MIN_TEXT, True),
         fill=th.dim,
-        anchor="la",
+        anchor="lm",
     )
-    name_w = 170
-    left = PAD + 16 + name_w
+    trump = view.contract.trump if view.contract is not None else None
     for r, seat in enumerate((view.dealer + i) % 4 for i in (1, 2, 3, 4)):
-        y = top + HANDS_HEAD + r * HAND_ROW
-        if r % 2 == 0:
-            d.rectangle((PAD + 2, y, W - PAD - 3, y + HAND_ROW - 1), fill=th.row_alt)
+        x = PAD + (r % 2) * (HAND_W + HAND_GAP)
+        y = top + HANDS_HEAD + (r // 2) * (HAND_H + HAND_GAP)
+        dr.paste(im, dr.shadow((HAND_W, HAND_H), 12, th.shadow_alpha), (x - 12, y - 9))
+        dr.paste(im, dr.rounded((HAND_W, HAND_H), 12, dr.rgba(FACE), dr.rgba(FACE_EDGE), 2), (x, y))
+        if view.partnership:
+            stripe = dr.rounded((HAND_W - 28, 5), 2, dr.rgba(th.team_colours[seat % 2]))
+            dr.paste(im, stripe, (x + 14, y + 38))
         dr.name_text(
             d,
-            (PAD + 16, y + HAND_ROW // 2),
+            (x + 14, y + 10),
             view.players[seat].name,
             20,
-            th.text,
-            name_w - 12,
+            INK,
+            HAND_W - 28,
             seat_fallback(seat, lang),
-            anchor="lm",
         )
         codes = view.hands[seat]
-        room = W - PAD - 16 - left - HAND_CARD
-        step = min(HAND_CARD + 4, room // max(1, len(codes) - 1)) if len(codes) > 1 else 0
-        for i, code in enumerate(codes):
-            face = card_face(code, HAND_CARD, four_colour)
-            dr.paste(im, face, (left + i * step, y + (HAND_ROW - face.height) // 2))
+        for row, suit in enumerate(s.letter for s in HAND_SUIT_ORDER):
+            ry = y + 46 + row * SUIT_ROW
+            if suit == trump:
+                band = dr.rounded((HAND_W - 12, SUIT_ROW - 2), 8, dr.rgba(th.accent, 70))
+                dr.paste(im, band, (x + 6, ry))
+            dr.paste(im, dr.suit_chip(suit, 26, four_colour, FACE_EDGE), (x + 12, ry + 2))
+            ranks = " ".join(rank_label(code) for code in codes if code[1] == suit)
+            room = HAND_W - 48 - 12
+            size = fit_size(ranks or "–", 20, True, room, MIN_TEXT)
+            d.text(
+                (x + 48, ry + SUIT_ROW // 2 - 1),
+                fit(ranks, size, True, room) if ranks else "–",
+                font=font(size, True),
+                fill=suit_colour(suit, four_colour) if ranks else FACE_EDGE,
+                anchor="lm",
+            )
 
 
 def render_deal_summary(
     view: DealSummaryView, theme: str | Theme = "dark", four_colour: bool = False, lang: str = "en"
 ) -> bytes:
-    """PNG bytes of the end-of-deal summary (960 wide)."""
+    """PNG bytes of the end-of-deal summary (720 wide)."""
     return to_png(render_deal_summary_image(view, theme, four_colour, lang), get_theme(theme))
 
 
@@ -213,16 +258,21 @@ def render_match_result_image(
 
     th = get_theme(theme)
     n = len(view.deal_scores)
-    row_h = 34 if n <= 12 else 28
-    podium_h = 130
-    head_h = 150
-    grid_top = head_h + podium_h + 30
-    height = grid_top + 46 + max(n, 1) * row_h + 16 + 46 + 30
+    row_h = 36
+    podium_h = 132
+    head_h = 146
+    grid_top = head_h + podium_h + 28
+    grid_head = 62
+    height = grid_top + grid_head + max(n, 1) * row_h + 16 + 46 + 24
     im, d = dr.canvas((W, height), th)
     winners = [w for w in view.winners if 0 <= w <= 3]
     running = not winners
     dr.label(
-        d, (PAD, 30), text_for(lang, "img.match_so_far" if running else "img.match_result"), th
+        d,
+        (PAD, 26),
+        text_for(lang, "img.match_so_far" if running else "img.match_result"),
+        th,
+        MIN_TEXT,
     )
 
     def name(seat: int, width: int) -> str:
@@ -231,11 +281,11 @@ def render_match_result_image(
     partners = len(winners) == 2 and scoring.same_side(view, winners[0], winners[1])
     if len(winners) == 1 or partners:
         w = winners[0]
-        title = text_for(lang, "img.wins", name=name(w, 560))
+        title = text_for(lang, "img.wins", name=name(w, 440))
         if view.partnership:
             mate = scoring.partner(w)
             title = text_for(
-                lang, "img.team_wins", t="AB"[w % 2], a=name(w, 240), b=name(mate, 240)
+                lang, "img.team_wins", t="AB"[w % 2], a=name(w, 200), b=name(mate, 200)
             )
     elif winners:
         title = text_for(lang, "img.shared_win")
@@ -244,17 +294,18 @@ def render_match_result_image(
     sub = preset_title(view.preset, lang) + " · " + text_for(lang, "img.n_deals", n=n)
     if n > view.deal_count:
         sub += text_for(lang, "img.extra", n=n - view.deal_count)
-    dr.heading(d, (PAD, 54), title, sub, th, W - 2 * PAD - 140)
+    dr.heading(d, (PAD, 56), title, sub, th, W - 2 * PAD - 100, 20)
     if winners:
-        trophy = dr.pill("★", 40, th.accent, th.accent_text, height=76)
-        dr.paste(im, trophy, (W - PAD - trophy.width, 36))
+        trophy = dr.pill("★", 36, th.accent, th.accent_text, height=68)
+        dr.paste(im, trophy, (W - PAD - trophy.width, 38))
 
     # podium: seats ranked by total
     ranked = sorted(range(4), key=lambda s: (-view.totals[s], s))
     places = scoring.placements(view.totals, partnership=view.partnership)
-    card_w = (W - 2 * PAD - 3 * 16) // 4
+    gap = 12
+    card_w = (W - 2 * PAD - 3 * gap) // 4
     for i, seat in enumerate(ranked):
-        x0 = PAD + i * (card_w + 16)
+        x0 = PAD + i * (card_w + gap)
         y0 = head_h
         win = seat in winners
         if win:
@@ -270,55 +321,62 @@ def render_match_result_image(
         p = view.players[seat]
         rank = places[seat]
         d.text(
-            (x0 + 16, y0 + 14),
+            (x0 + 14, y0 + 14),
             f"#{rank}",
-            font=font(20, True),
+            font=font(24, True),
             fill=th.accent if rank == 1 else th.dim,
             anchor="lt",
         )
         dr.paste(
             im,
             dr.player_avatar(48, p.name, p.initials, p.avatar_colour),
-            (x0 + card_w - 64, y0 + 12),
+            (x0 + card_w - 60, y0 + 12),
         )
+        shown = clean(p.name, seat_fallback(seat, lang))
+        size = fit_size(shown, 20, True, card_w - 24, MIN_TEXT)
         dr.name_text(
             d,
-            (x0 + 16, y0 + 80),
+            (x0 + 14, y0 + 82),
             p.name,
-            20,
+            size,
             th.text,
-            card_w - 32,
+            card_w - 24,
             seat_fallback(seat, lang),
             anchor="lm",
         )
         d.text(
-            (x0 + 16, y0 + 110),
+            (x0 + 14, y0 + 112),
             dr.signed(view.totals[seat]),
-            font=font(26, True),
+            font=font(28, True),
             fill=th.text,
             anchor="lm",
         )
         if view.partnership:
-            stripe = dr.rounded((card_w - 32, 5), 2, dr.rgba(th.team_colours[seat % 2]))
-            dr.paste(im, stripe, (x0 + 16, y0 + 62))
+            stripe = dr.rounded((card_w - 28, 5), 2, dr.rgba(th.team_colours[seat % 2]))
+            dr.paste(im, stripe, (x0 + 14, y0 + 64))
 
     # per-deal grid
     gx0, gx1 = PAD, W - PAD
     dr.panel(im, (gx0, grid_top, gx1, height - 24), th)
-    first_col = gx0 + 150
-    col_w = (gx1 - 16 - first_col) // 4
+    first_col = gx0 + 100
+    col_w = (gx1 - 12 - first_col) // 4
+    label = text_for(lang, "img.col.deal")
     d.text(
-        (gx0 + 18, grid_top + 24),
-        text_for(lang, "img.col.deal"),
-        font=font(15, True),
+        (gx0 + 16, grid_top + grid_head // 2),
+        fit(label, MIN_TEXT, True, first_col - gx0 - 20),
+        font=font(MIN_TEXT, True),
         fill=th.dim,
         anchor="lm",
     )
     for seat in range(4):
         cx = first_col + seat * col_w + col_w // 2
-        nm = display_name(view.players[seat].name, 16, True, col_w - 16, seat_fallback(seat, lang))
-        draw_text(d, (cx, grid_top + 24), nm, 16, th.text, True, "mm")
-    y = grid_top + 46
+        # a name on up to two lines (at its word breaks), so it stays legible
+        nm = clean(view.players[seat].name, seat_fallback(seat, lang))
+        lines = wrap(nm, MIN_TEXT, True, col_w - 12, 2)
+        for k, line in enumerate(lines):
+            ly = grid_top + grid_head // 2 + (k - (len(lines) - 1) / 2) * 23
+            draw_text(d, (cx, ly), line, MIN_TEXT, th.text, True, "mm")
+    y = grid_top + grid_head
     for i, row in enumerate(view.deal_scores):
         ry = y + i * row_h
         if i % 2 == 0:
@@ -327,7 +385,7 @@ def render_match_result_image(
         d.text(
             (gx0 + 18, ry + row_h // 2),
             f"{i + 1}{' +' if extra else ''}",
-            font=font(17),
+            font=font(20),
             fill=th.dim,
             anchor="lm",
         )
@@ -338,13 +396,17 @@ def render_match_result_image(
             colour = th.good if v > 0 else (th.bad if v < 0 else th.dim)
             bold = c is not None and c.seat == seat
             txt = dr.signed(v)
-            d.text((cx, ry + row_h // 2), txt, font=font(18, bold), fill=colour, anchor="mm")
-            if bold and c is not None:
-                tw = font(18, True).getlength(txt)
+            note = f"({c.bid}{'!' if c.forced else ''})" if bold and c is not None else ""
+            # the score centred in its column, the contract's bid note after it
+            tw = font(20, bold).getlength(txt)
+            nw = font(MIN_TEXT).getlength(note) + 7
+            sx = cx - (tw + nw) / 2 if note else cx - tw / 2
+            d.text((sx, ry + row_h // 2), txt, font=font(20, bold), fill=colour, anchor="lm")
+            if note:
                 d.text(
-                    (cx + tw / 2 + 6, ry + row_h // 2),
-                    f"({c.bid}{'!' if c.forced else ''})",
-                    font=font(13),
+                    (sx + tw + 7, ry + row_h // 2),
+                    note,
+                    font=font(MIN_TEXT),
                     fill=th.dim,
                     anchor="lm",
                 )
@@ -352,8 +414,8 @@ def render_match_result_image(
     d.line((gx0 + 12, ty, gx1 - 12, ty), fill=th.panel_border, width=2)
     d.text(
         (gx0 + 18, ty + 22),
-        text_for(lang, "img.col.total"),
-        font=font(15, True),
+        fit(text_for(lang, "img.col.total"), MIN_TEXT, True, first_col - gx0 - 20),
+        font=font(MIN_TEXT, True),
         fill=th.dim,
         anchor="lm",
     )
@@ -362,7 +424,7 @@ def render_match_result_image(
         d.text(
             (cx, ty + 22),
             dr.signed(view.totals[seat]),
-            font=font(20, True),
+            font=font(22, True),
             fill=th.accent if seat in winners else th.text,
             anchor="mm",
         )

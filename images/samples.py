@@ -57,6 +57,8 @@ MORE_HOSTILE = ("Z̷̢̛̛a̸l̵g̶o̴ ̶n̵a̴m̶e̷", "שלום עולם", "  
 if TYPE_CHECKING:
     from batak.match import Match
 
+    from .replay import ReplayView
+
 PRESET_NAMES = {
     "standard": TURKISH,
     "classic": LATIN,
@@ -107,9 +109,17 @@ def _never(m: Match) -> bool:
 
 
 @dataclass(frozen=True)
+class ReplayFrameView:
+    """One frame of a deal's replay (``images.replay``): the replay and which frame."""
+
+    replay: ReplayView
+    index: int
+
+
+@dataclass(frozen=True)
 class Sample:
     name: str
-    kind: str  # table, auction, deal, match, hand, leaderboard
+    kind: str  # table, auction, deal, match, hand, leaderboard, daily, history, replay
     view: object
     theme: str = "dark"
     four_colour: bool = False
@@ -181,9 +191,11 @@ def history_sample(names: tuple[str, ...] = ()) -> HistoryView:
     return HistoryView(tuple(rows), "", "Ayşe Yılmaz")
 
 
-def forced_table(names: tuple[str, ...] = TURKISH) -> TableView:
-    """A dealer-forced contract early in play, with the last trick shown."""
+def forced_table(names: tuple[str, ...] = TURKISH, spectator: bool = False) -> TableView:
+    """A dealer-forced contract early in play, with the last trick shown (``spectator``:
+    the channel's picture, drawn from no seat)."""
     return TableView(
+        spectator=spectator,
         players=players_of(names),
         viewer_seat=0,
         dealer=2,
@@ -216,19 +228,27 @@ def _engine_samples() -> Iterator[Sample]:
     for i, (preset, names) in enumerate(PRESET_NAMES.items()):
         seed = 101 + i
         m = play_until(preset, seed, _mid_play(2, 4, 2))
-        yield Sample(f"table-{preset}", "table", table_view_from_match(m, names, 0))
+        # the channel's table message: drawn from no seat (nobody is "you")
+        yield Sample(f"table-{preset}", "table", table_view_from_match(m, names, spectator=True))
         seat = m.to_act if m.to_act is not None else 0
         yield Sample(f"hand-{preset}", "hand", hand_view_from_match(m, seat))
         m = play_until(preset, seed, _in_auction(1, 3))
-        yield Sample(f"auction-{preset}", "auction", auction_view_from_match(m, names, 0))
+        yield Sample(
+            f"auction-{preset}", "auction", auction_view_from_match(m, names, spectator=True)
+        )
         m = play_until(preset, seed, _never)
         yield Sample(f"deal-{preset}", "deal", deal_summary_view(m, names, 0))
         yield Sample(f"match-{preset}", "match", match_result_view(m, names))
 
+    yield from replay_samples()
+
     m = play_until("standard", 7, _mid_play(1, 6, 0))
     yield Sample("table-new-trick-light", "table", table_view_from_match(m, TURKISH, 1), "light")
     yield Sample(
-        "table-four-colour", "table", table_view_from_match(m, TURKISH, 1), four_colour=True
+        "table-four-colour",
+        "table",
+        table_view_from_match(m, TURKISH, 1, spectator=True),
+        four_colour=True,
     )
     m = play_until("standard", 7, _mid_play(1, 8, 3))
     yield Sample(
@@ -259,24 +279,40 @@ def _engine_samples() -> Iterator[Sample]:
         Player("Bot Orta", is_bot=True),
     )
     m = play_until("standard", 13, _mid_play(2, 5, 1))
-    yield Sample("tr-table", "table", table_view_from_match(m, with_bots, 0), lang="tr")
+    public = table_view_from_match(m, with_bots, spectator=True)
+    yield Sample("tr-table", "table", public, lang="tr")
     yield Sample(
         "tr-table-light", "table", table_view_from_match(m, with_bots, 0), "light", lang="tr"
     )
     seat = m.to_act if m.to_act is not None else 0
     yield Sample("tr-hand", "hand", hand_view_from_match(m, seat, ""), lang="tr")
     m = play_until("standard", 13, _in_auction(3, 2))
-    yield Sample("tr-auction", "auction", auction_view_from_match(m, with_bots, 0), lang="tr")
+    public_auction = auction_view_from_match(m, with_bots, spectator=True)
+    yield Sample("tr-auction", "auction", public_auction, lang="tr")
     m = play_until("esli", 13, _never)
     yield Sample("tr-deal", "deal", deal_summary_view(m, TURKISH, 1), lang="tr")
     yield Sample("tr-match", "match", match_result_view(m, TURKISH), lang="tr")
 
 
+def replay_samples() -> Iterator[Sample]:
+    """The ``/batak replay`` frames of a bot-played deal: the hands as dealt, the auction,
+    a trick halfway through and the score (the first frame of each kind)."""
+    from .replay import replay_view
+
+    record = play_until("standard", 101, _never).finished[0].to_record()
+    view = replay_view(record, LATIN)
+    kinds = [f.kind for f in view.frames]
+    tricks = [i for i, k in enumerate(kinds) if k == "trick"]
+    for kind in ("deal", "auction", "trick", "score"):
+        index = tricks[len(tricks) // 2] if kind == "trick" else kinds.index(kind)
+        yield Sample(f"replay-frame-{kind}", "replay", ReplayFrameView(view, index))
+
+
 def handmade_samples() -> Iterator[Sample]:
     """Samples that need no engine."""
-    yield Sample("table-forced", "table", forced_table())
+    yield Sample("table-forced", "table", forced_table(spectator=True))
     yield Sample("table-forced-light", "table", forced_table(), "light")
-    yield Sample("table-long-names", "table", forced_table(LONG))
+    yield Sample("table-long-names", "table", forced_table(LONG, spectator=True))
     yield Sample("table-hostile-names", "table", hostile_table())
     yield Sample("table-hostile-names-2", "table", hostile_table(MORE_HOSTILE), "light")
     done = TableView(
@@ -398,7 +434,21 @@ def render_sample(sample: Sample) -> bytes:
         return render_daily(v, t, lang)
     if isinstance(v, HistoryView):
         return render_history(v, t, lang)
+    if isinstance(v, ReplayFrameView):
+        from .png import to_png
+        from .replay import render_frame
+        from .theme import get_theme
+
+        frame = v.replay.frames[v.index]
+        return to_png(render_frame(v.replay, frame, t, sample.four_colour, lang), get_theme(t))
     raise TypeError(f"not a view: {type(v).__name__}")
 
 
-__all__ = ["Player", "Sample", "all_samples", "handmade_samples", "render_sample"]
+__all__ = [
+    "Player",
+    "ReplayFrameView",
+    "Sample",
+    "all_samples",
+    "handmade_samples",
+    "render_sample",
+]

@@ -160,6 +160,57 @@ def draw_plate(
     d.text((tx, y + 102), points, font=font(MIN_TEXT), fill=theme.dim, anchor="ls")
 
 
+TAG_H = 32
+
+
+def plate_tags(
+    view: TableView, seat: int, th: Theme, lang: str
+) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """The tags of a seat's plate and where they go: the contract holder's bid and the
+    seat to act ("▶ TO PLAY"), right-aligned on the plate's third line, inside the plate,
+    right of the match total. Where the words do not fit the arrow alone marks the seat
+    to act (its plate is outlined too), and the bid tag gives way last."""
+    x, y = PLATE_XY[position(seat, view.viewer_seat)]
+    c = view.contract
+    active = view.to_act == seat and view.phase != "done"
+    tx = x + 16 + AVATAR + 12
+    points = fit(
+        text_for(lang, "img.points", n=view.totals[seat]),
+        MIN_TEXT,
+        False,
+        x + PLATE_W - tx - 14,
+    )
+    right = x + PLATE_W - 12
+    room = right - (tx + round(font(MIN_TEXT).getlength(points)) + 12)
+
+    def pill(text: str, fill: tuple[int, int, int], ink: tuple[int, int, int]) -> Image.Image:
+        return dr.pill(text, MIN_TEXT, fill, ink, height=TAG_H, pad_x=8)
+
+    bid = None
+    if c is not None and c.seat == seat:
+        bid = pill(text_for(lang, "img.bid_tag", n=c.bid), th.accent, th.accent_text)
+    with_bid = [bid] if bid is not None else []
+    choices: list[list[Image.Image]] = []
+    if active:
+        act = pill("▶ " + upper(lang, text_for(lang, f"img.act.{view.phase}")), th.text, th.panel)
+        arrow = pill("▶", th.text, th.panel)
+        choices += [[*with_bid, act], [*with_bid, arrow], [arrow]]
+    else:
+        choices += [with_bid, []]
+    tags = choices[-1]
+    for option in choices:
+        if sum(t.width for t in option) + 6 * max(0, len(option) - 1) <= room:
+            tags = option
+            break
+    out = []
+    ty = y + PLATE_H - 10 - TAG_H
+    for tag in reversed(tags):
+        right -= tag.width
+        out.append((tag, (right, ty)))
+        right -= 6
+    return out
+
+
 def _line2(view: TableView, seat: int, theme: Theme, lang: str) -> tuple[str, tuple[int, int, int]]:
     """(text, colour) of a plate's second line: "2 · needs 3", "Bid 7", "Pass"."""
     if view.phase == "auction":
@@ -451,7 +502,7 @@ def render_table_image(
         )
         dr.paste(im, tag, (px - tag.width // 2, py + ch // 2 - tag.height // 2))
 
-    # seats, with their tags (contract holder, seat to act) on the plate's edge
+    # seats, with their tags (contract holder, seat to act) inside the plate
     c = view.contract
     for seat in range(4):
         pos = position(seat, viewer)
@@ -473,30 +524,8 @@ def render_table_image(
             team,
             lang,
         )
-        tags: list[Image.Image] = []
-        if c is not None and c.seat == seat:
-            tags.append(
-                dr.pill(
-                    text_for(lang, "img.bid_tag", n=c.bid),
-                    MIN_TEXT,
-                    th.accent,
-                    th.accent_text,
-                    height=34,
-                )
-            )
-        if active:
-            act = upper(lang, text_for(lang, f"img.act.{view.phase}"))
-            tag = dr.pill("▶ " + act, MIN_TEXT, th.text, th.panel, height=34)
-            if sum(t.width + 6 for t in tags) + tag.width > PLATE_W - 28:
-                # no room on the plate's edge: the arrow alone (the status box says the rest)
-                tag = dr.pill("▶", MIN_TEXT, th.text, th.panel, height=34)
-            tags.append(tag)
-        tx = x + PLATE_W - 14
-        for tag in tags:
-            tx -= tag.width
-            ty = y - tag.height // 2 if pos != TOP else y + PLATE_H + 4
-            dr.paste(im, tag, (tx, ty))
-            tx -= 6
+        for tag, xy in plate_tags(view, seat, th, lang):
+            dr.paste(im, tag, xy)
 
     # corner boxes: contract and trump, deal number, turn, last trick
     trump = view.effective_trump

@@ -146,9 +146,9 @@ def test_gallery_command_writes_every_sample(tmp_path: object) -> None:
     pngs = sorted(p.name for p in out.glob("*.png"))
     replays = [
         "replay-animated.png",
-        *(f"replay-frame-{k}.png" for k in ("auction", "trick", "score")),
+        *(f"replay-frame-{k}.png" for k in ("deal", "auction", "trick", "score")),
     ]
-    assert len(pngs) == len(all_samples()) + len(replays) and len(pngs) >= 44
+    assert len(pngs) == len(all_samples()) + 1 and len(pngs) >= 44  # + the animation
     assert set(replays) <= set(pngs)  # /batak replay's pictures too
     assert (out / "index.html").read_text(encoding="utf-8").count("<img") == len(pngs)
     for name in ("table-forced.png", "table-esli.png", "tr-table.png", "leaderboard.png"):

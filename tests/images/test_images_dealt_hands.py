@@ -31,8 +31,8 @@ def test_the_summary_of_a_finished_deal_carries_its_hands_as_dealt() -> None:
     )
     with_hands = _size(render_deal_summary(view, "light", four_colour=True, lang="tr"))
     without = _size(render_deal_summary(replace(view, hands=())))
-    assert with_hands[0] == without[0] == 960
-    assert with_hands[1] > without[1] + 300  # four rows of cards under the scores
+    assert with_hands[0] == without[0] == 720
+    assert with_hands[1] > without[1] + 300  # the four hands, two by two, under the scores
 
 
 def test_hands_need_one_per_seat() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from PIL import Image
 
 from images.__main__ import replay_pictures
-from images.samples import all_samples
+from images.samples import all_samples, render_sample
 
 PICTURES = Path(__file__).resolve().parents[2] / "docs" / "pictures.md"
 
@@ -37,16 +37,15 @@ def test_the_pictures_page_names_only_pictures_the_gallery_writes() -> None:
 
 def test_the_replay_pictures_are_its_frames_and_the_animation() -> None:
     pictures = {name: png for name, _note, png in replay_pictures()}
-    assert set(pictures) == {
-        "replay-frame-auction",
-        "replay-frame-trick",
-        "replay-frame-score",
-        "replay-animated",
-    }
+    assert set(pictures) == {"replay-animated"}
     with Image.open(io.BytesIO(pictures["replay-animated"])) as im:
         assert getattr(im, "n_frames", 1) > 3
-    frames = [pictures[f"replay-frame-{k}"] for k in ("auction", "trick", "score")]
-    assert len(set(frames)) == 3  # three different pictures
-    for png in frames:
+    frames = [s for s in all_samples() if s.kind == "replay"]
+    assert [s.name for s in frames] == [
+        f"replay-frame-{k}" for k in ("deal", "auction", "trick", "score")
+    ]
+    pngs = [render_sample(s) for s in frames]
+    assert len(set(pngs)) == 4  # four different pictures
+    for png in pngs:
         with Image.open(io.BytesIO(png)) as im:
             assert im.size == (720, 760) and getattr(im, "n_frames", 1) == 1

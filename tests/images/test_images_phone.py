@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 import pytest
@@ -77,10 +78,16 @@ def recording() -> Iterator[list[Drawn]]:
         _clear_caches()
 
 
-def _tables() -> list[Sample]:
-    out = [s for s in all_samples() if s.kind == "table"]
+@cache
+def _samples() -> list[Sample]:
+    """Every picture kind the bot posts (``all_samples``: the table, the auction, a hand,
+    the deal summary, the match result, the boards and the replay's frames)."""
+    out = list(all_samples())
     out.append(Sample("forced", "table", forced_table()))
     return out
+
+
+KINDS = ("table", "auction", "hand", "deal", "match", "leaderboard", "daily", "history", "replay")
 
 
 def _render_width(sample: Sample) -> int:
@@ -88,10 +95,17 @@ def _render_width(sample: Sample) -> int:
     return im.width
 
 
+def test_every_picture_kind_has_samples() -> None:
+    assert {s.kind for s in _samples()} == set(KINDS)
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_table_text_smaller_than_9_px_on_a_phone(lang: str) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_text_smaller_than_9_px_on_a_phone(kind: str, lang: str) -> None:
+    """At 360 px wide (Discord on a phone) no text of any picture is under 9 px:
+    ``font_px * 360 / width >= 9``."""
     smallest = []
-    for sample in _tables():
+    for sample in (s for s in _samples() if s.kind == kind):
         s = replace(sample, lang=lang)
         with recording() as drawn:
             width = _render_width(s)
@@ -100,6 +114,41 @@ def test_no_table_text_smaller_than_9_px_on_a_phone(lang: str) -> None:
         smallest.append((low.size * PHONE / width, low.text, sample.name))
     worst = min(smallest)
     assert worst[0] >= MIN_PHONE_PX, worst
+
+
+PUBLIC_TABLES = ("table-standard", "table-forced", "table-four-colour", "tr-table")
+"""Gallery samples of the channel's table message (docs/pictures.md): drawn from no seat."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_public_pictures_never_say_you(lang: str) -> None:
+    """The gallery's table message and every spectator picture name no card "you"."""
+    you = locales.message(lang, "img.pos.0")
+    samples = {s.name: s for s in _samples()}
+    public = [samples[n] for n in PUBLIC_TABLES]
+    public += [s for s in samples.values() if getattr(s.view, "spectator", False)]
+    for sample in public:
+        assert getattr(sample.view, "spectator", False), sample.name
+        with recording() as drawn:
+            render_sample(replace(sample, lang=lang))
+        assert you not in {d.text for d in drawn}, sample.name
+    if lang in ("en", "tr"):  # a seat's own view does say it (where the word fits)
+        own = replace(samples["table-standard"], view=replace(public[0].view, spectator=False))
+        with recording() as drawn:
+            render_sample(replace(own, lang=lang))
+        assert you in {d.text for d in drawn}
+
+
+def test_the_replay_score_frame_uses_its_height() -> None:
+    """The score frame's words reach down the frame: no empty lower third."""
+    sample = next(s for s in _samples() if s.name == "replay-frame-score")
+    with recording() as drawn:
+        png = render_sample(sample)
+    height = Image.open(__import__("io").BytesIO(png)).height
+    on_page = [d for d in drawn if d.canvas[1] == height]
+    top = min(d.box[1] for d in on_page)
+    bottom = max(d.box[3] for d in on_page)
+    assert bottom - top >= 0.8 * height, (top, bottom, height)
 
 
 def test_the_recorder_sees_small_text() -> None:

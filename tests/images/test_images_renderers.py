@@ -57,7 +57,7 @@ def test_auction(names: tuple[str, ...]) -> None:
     assert view.passed(1) and not view.passed(2)
     for theme in ("dark", "light"):
         im = decode(render_auction(view, theme))
-        assert im.width == 960 and 300 < im.height < 900
+        assert im.width == 720 and 300 < im.height < 900
 
 
 def test_auction_empty_and_finished() -> None:
@@ -82,7 +82,7 @@ def test_deal_summary(names: tuple[str, ...]) -> None:
     )
     assert view.made(2) is False and view.made(0) is True
     im = decode(render_deal_summary(view))
-    assert im.size[0] == 960
+    assert im.size[0] == 720
 
 
 def test_deal_summary_partnership_pools_tricks() -> None:
@@ -112,7 +112,7 @@ def test_match_result(deals: int) -> None:
         deal_count=8,
     )
     im = decode(render_match_result(view))
-    assert im.width == 960 and im.height < 1400
+    assert im.width == 720 and im.height < 1400
 
 
 def test_hand_lifts_legal_cards() -> None:
@@ -146,7 +146,7 @@ def test_leaderboard_ten_rows_and_limits() -> None:
     assert len(rows) == 10
     for theme in (DARK, LIGHT):
         im = decode(render_leaderboard(LeaderboardView(rows, highlight_rank=4), theme))
-        assert im.width == 800
+        assert im.width == 720
     decode(render_leaderboard(LeaderboardView(())))
     with pytest.raises(ValueError):
         LeaderboardView(rows + rows[:1])

@@ -182,3 +182,28 @@ def test_public_picture_names_the_players_under_the_last_trick() -> None:
     assert public.spectator and not own.spectator
     assert public.last_trick == own.last_trick
     assert render_table(public) != render_table(own)
+
+
+def test_the_plate_tags_lie_inside_the_plate() -> None:
+    """The bid tag and "▶ TO PLAY" sit inside their seat's plate, right of its total."""
+    from images.samples import all_samples
+    from images.table import AVATAR, plate_tags, position
+    from images.text import font
+    from images.theme import get_theme
+
+    seen = 0
+    for sample in all_samples():
+        view = sample.view
+        if not isinstance(view, TableView):
+            continue
+        for lang in ("en", "tr", "de"):
+            for seat in range(4):
+                x, y = PLATE_XY[position(seat, view.viewer_seat)]
+                total_right = x + 16 + AVATAR + 12 + font(24).getlength(f"{view.totals[seat]} ptsx")
+                for tag, (tx, ty) in plate_tags(view, seat, get_theme(sample.theme), lang):
+                    seen += 1
+                    assert x <= tx and tx + tag.width <= x + PLATE_W, sample.name
+                    assert y <= ty and ty + tag.height <= y + PLATE_H, sample.name
+                    if lang == "en":
+                        assert tx >= total_right - 12, sample.name
+    assert seen > 20
