@@ -1,4 +1,4 @@
-"""The review of a finished deal: par, the turning card, and each seat's costliest choices.
+"""The review of a finished deal: par, the turning card, and each seat's costly choices.
 
 :func:`review_deal` reads a finished :class:`~batak.deal.Deal` and returns a
 :class:`Review`, plain data for any front end:
@@ -22,7 +22,14 @@
   seat's observation at the time* (:meth:`batak.deal.Deal.observation`):
   its expected utility (the seat's deal score minus the average of the other
   three, the hard level's measure) for the choice made and for its best
-  choice. The cost is the difference; a seat's costliest ones are kept.
+  choice, and with them what a player counts: the **tricks** the seat's side
+  was expected to lose by the choice (the same sampled deals, played out or,
+  late in the deal, solved exactly) and the **swing**, how much the chance of
+  the side's result (making the contract as its holder side, setting it as a
+  defender) fell. Only a decision that cost about a trick (:data:`TRICK_COST`)
+  or likely turned the result (:data:`RESULT_SWING`) is kept, with a
+  **reason** in a player's words (:func:`reason_of`); a few points of expected
+  score alone are sampling detail, not a lesson.
 
 Everything is deterministic for a given deal, seats and budgets.
 """
@@ -33,11 +40,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from batak.ai.bidding import bid_value, choose_bid, choose_trump
-from batak.ai.bots import HardPlayer
+from batak.ai.bots import CardStats, HardPlayer
 from batak.ai.knowledge import infer
-from batak.cards import ABOVE, Suit, card_code
+from batak.cards import ABOVE, SUIT_MASKS, Suit, card_code
 from batak.deal import TRUMPS, Action, Bid, Deal, Observation, Pass, Phase, Play, format_action
-from batak.scoring import contract_made, side_tricks
+from batak.scoring import contract_made, is_holder_side, side_tricks
 from batak.solver import BudgetExceeded, Position, Solver, deal_position, native_search
 
 PAR_NODES = 10_000_000 if native_search() else 1_000_000
@@ -52,10 +59,37 @@ DECISION_BUDGET = 0.04
 """The hard player's budget (seconds of its fixed work) per judged decision."""
 
 KEEP = 3
-"""Costliest decisions kept per seat."""
+"""Costly decisions kept per seat (the worst first)."""
 
 MIN_COST = 0.05
 """Costs below this (in points) are noise of the sampling, not mistakes."""
+
+TRICK_COST = 0.75
+"""Expected tricks lost (averaged over the sampled deals) that count as "about a
+trick": a choice listed for its tricks lost a whole trick in most of the deals the
+seat could be facing, or more than one in some."""
+
+RESULT_SWING = 0.5
+"""A fall of the chance of the side's result (the contract made for its holder
+side, set for a defender) this large counts as "changed the result": in at least
+half of the deals the seat could be facing, the other choice ended the deal the
+other way."""
+
+REASONS = (
+    "uncashed",
+    "not_returned",
+    "trump_lead",
+    "no_trump_draw",
+    "too_high",
+    "too_low",
+    "discarded_winner",
+    "overbid",
+    "passed_maker",
+    "trump_choice",
+    "other",
+)
+"""The situations a kept decision is put in (:func:`reason_of`), in the order they
+are tried; ``"other"``: none of them, the review then only compares the tricks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +107,28 @@ class Decision:
     better: str
     got: float
     kept: float
+    lost: float = 0.0
+    """Expected tricks the seat's side lost by ``chosen`` instead of ``better`` (never
+    below 0); for an overbid, the tricks the bid was expected to fall short by."""
+    swing: float = 0.0
+    """How much the chance of the side's result fell (0..1): the contract made for
+    the holder's side, set for a defender."""
+    reason: str = "other"
+    """One of :data:`REASONS`."""
+    holder_side: bool = False
+    """Whether the seat held the contract (or its partner did); in the auction,
+    whether ``better`` was to hold it."""
 
     @property
     def cost(self) -> float:
         return max(0.0, self.kept - self.got)
+
+    @property
+    def worth_telling(self) -> bool:
+        """Cost about a trick or likely changed the result (and really cost points)."""
+        if self.cost < MIN_COST or self.chosen == self.better:
+            return False
+        return self.lost >= TRICK_COST or self.swing >= RESULT_SWING
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,44 +281,107 @@ def judge(obs: Observation, chosen: Action, budget: float = DECISION_BUDGET) -> 
         means, sd = bot.suit_means(obs)
         choice = choose_bid(obs, means, sd)
         trump = choice.trump if choice.trump is not None else max(means, key=means.__getitem__)
+        mean = means[trump]
 
         def value(a: Action) -> float:
             if isinstance(a, Bid):
-                return bid_value(rules, means[trump], sd, a.tricks)[0]
+                return bid_value(rules, mean, sd, a.tricks)[0]
             return choice.pass_value
 
+        def make(a: Action) -> float:
+            return bid_value(rules, mean, sd, a.tricks)[1] if isinstance(a, Bid) else 0.0
+
         best = max(obs.legal, key=value)
-        return _decision(obs, chosen, best, value(chosen), value(best), trick_no)
+        lost = 0.0
+        swing = 0.0
+        if isinstance(chosen, Bid) and (not isinstance(best, Bid) or best.tricks < chosen.tricks):
+            lost = chosen.tricks - mean  # the tricks the bid was expected to fall short by
+            swing = (make(best) if isinstance(best, Bid) else 1.0) - make(chosen)
+        elif isinstance(chosen, Pass) and isinstance(best, Bid):
+            swing = make(best)  # the contract passed up, made this often
+        return _decision(
+            obs,
+            chosen,
+            best,
+            value(chosen),
+            value(best),
+            trick_no,
+            lost=lost,
+            swing=swing,
+            holder_side=isinstance(best, Bid),
+        )
     if obs.phase is Phase.TRUMP:
         assert obs.contract is not None
         means, sd = bot.suit_means(obs)
         bid = obs.contract.bid
         suit, _t, _m = choose_trump(obs, means, sd)
 
-        def suit_value(a: Action) -> float:
+        def suit_of(a: Action) -> Suit:
             s = getattr(a, "suit", None)
             assert isinstance(s, Suit)
-            return bid_value(rules, means.get(s, 0.0), sd, bid)[0]
+            return s
+
+        def suit_value(a: Action) -> tuple[float, float]:
+            return bid_value(rules, means.get(suit_of(a), 0.0), sd, bid)
 
         best = TRUMPS[suit]
-        return _decision(obs, chosen, best, suit_value(chosen), suit_value(best), trick_no)
-    assert isinstance(chosen, Play)
+        (got, got_make), (kept, kept_make) = suit_value(chosen), suit_value(best)
+        return _decision(
+            obs,
+            chosen,
+            best,
+            got,
+            kept,
+            trick_no,
+            lost=means.get(suit, 0.0) - means.get(suit_of(chosen), 0.0),
+            swing=kept_make - got_make,
+            holder_side=True,
+        )
+    assert isinstance(chosen, Play) and obs.contract is not None
     legal = 0
     for a in obs.legal:
         if isinstance(a, Play):
             legal |= 1 << a.card
     rest = infer(obs).unseen | obs.hand
     analysis = bot.analyse_play(obs, force=True)
-    values = {st.card: st.value for st in analysis.stats}
-    if len(values) < 2:
+    stats = {st.card: st for st in analysis.stats}
+    if len(stats) < 2:
         return None
-    mine = values[_representative(chosen.card, legal, rest)]
-    top = max(values.items(), key=lambda kv: (round(kv[1], 9), -kv[0]))
-    return _decision(obs, chosen, Play(top[0]), mine, top[1], trick_no)
+    mine = stats[_representative(chosen.card, legal, rest)]
+    top = max(analysis.stats, key=lambda st: (round(st.value, 9), -st.card))
+    holder_side = is_holder_side(rules, obs.contract, obs.seat)
+
+    def tricks(st: CardStats) -> float:
+        return st.tricks / st.weight if st.weight else 0.0
+
+    def goal(st: CardStats) -> float:  # the chance of the side's result
+        made = st.makes / st.weight if st.weight else 0.0
+        return made if holder_side else 1.0 - made
+
+    return _decision(
+        obs,
+        chosen,
+        Play(top.card),
+        mine.value,
+        top.value,
+        trick_no,
+        lost=tricks(top) - tricks(mine),
+        swing=goal(top) - goal(mine),
+        holder_side=holder_side,
+    )
 
 
 def _decision(
-    obs: Observation, chosen: Action, best: Action, got: float, kept: float, trick: int | None
+    obs: Observation,
+    chosen: Action,
+    best: Action,
+    got: float,
+    kept: float,
+    trick: int | None,
+    *,
+    lost: float,
+    swing: float,
+    holder_side: bool,
 ) -> Decision:
     return Decision(
         obs.seat,
@@ -277,7 +392,77 @@ def _decision(
         format_action(best),
         round(got, 2),
         round(max(kept, got), 2),
+        lost=round(max(0.0, lost), 2),
+        swing=round(min(1.0, max(0.0, swing)), 2),
+        reason=reason_of(obs, chosen, best),
+        holder_side=holder_side,
     )
+
+
+def _is_master(obs: Observation, card: int) -> bool:
+    """Whether ``card`` is the highest of its suit still out, as the seat sees it
+    (every higher card played or in its own hand)."""
+    assert obs.hand is not None
+    return not ABOVE[card] & ~obs.played & ~obs.hand
+
+
+def reason_of(obs: Observation, chosen: Action, better: Action) -> str:
+    """The situation of a choice, in a player's terms (one of :data:`REASONS`), from
+    what the seat saw: the trick on the table, the cards played, who led what.
+
+    - leading: ``uncashed`` (the better card was the top card of its suit still
+      out, the chosen one was not), ``not_returned`` (the better card was of a suit
+      the partner had led, the chosen one was not), ``trump_lead`` (led trump, a
+      side suit was better), ``no_trump_draw`` (the holder's side led a side suit,
+      trump was better);
+    - following with a card of the same suit as the better one (the led suit, or
+      trump when ruffing): ``too_high`` / ``too_low``; discarding:
+      ``discarded_winner`` (threw away the top card of its suit, the better card
+      was not one);
+    - auction: ``overbid`` (a bid above the better call), ``passed_maker`` (a pass
+      where a bid was better); trump: ``trump_choice``;
+    - ``other``: none of these.
+
+    Ruffing or overtaking a partner's winning card, or letting a trick go that could
+    be won, are never free choices here: a seat must beat the trick's highest card
+    of the led suit when it can, and trump (over a trump) when it cannot follow.
+    """
+    if obs.phase is Phase.AUCTION:
+        if isinstance(chosen, Bid) and (
+            not isinstance(better, Bid) or better.tricks < chosen.tricks
+        ):
+            return "overbid"
+        if isinstance(chosen, Pass) and isinstance(better, Bid):
+            return "passed_maker"
+        return "other"
+    if obs.phase is Phase.TRUMP:
+        return "trump_choice"
+    if not isinstance(chosen, Play) or not isinstance(better, Play) or obs.trump is None:
+        return "other"
+    c, b = chosen.card, better.card
+    tmask = SUIT_MASKS[obs.trump]
+    if obs.trick:
+        led = obs.trick[0] // 13
+        if c // 13 == b // 13 and (c // 13 == led or tmask >> c & 1):
+            return "too_high" if c > b else "too_low"
+        if c // 13 != led and not tmask >> c & 1 and _is_master(obs, c) and not _is_master(obs, b):
+            return "discarded_winner"
+        return "other"
+    if _is_master(obs, b) and not _is_master(obs, c):
+        return "uncashed"
+    partner = obs.partner()
+    if partner is not None:
+        theirs = {t.cards[0] // 13 for t in obs.tricks if t.leader == partner}
+        theirs.discard(int(obs.trump))
+        if b // 13 in theirs and c // 13 not in theirs:
+            return "not_returned"
+    c_trump, b_trump = bool(tmask >> c & 1), bool(tmask >> b & 1)
+    if c_trump and not b_trump:
+        return "trump_lead"
+    holder = obs.contract is not None and is_holder_side(obs.rules, obs.contract, obs.seat)
+    if b_trump and not c_trump and holder:
+        return "no_trump_draw"
+    return "other"
 
 
 def judge_seat(deal: Deal, seat: int, budget: float = DECISION_BUDGET) -> list[Decision]:
@@ -294,9 +479,11 @@ def judge_seat(deal: Deal, seat: int, budget: float = DECISION_BUDGET) -> list[D
 
 
 def costliest(decisions: Iterable[Decision], keep: int = KEEP) -> tuple[Decision, ...]:
-    """The ``keep`` decisions that cost most (ties: the earlier first), costless ones out."""
-    real = [d for d in decisions if d.cost >= MIN_COST]
-    real.sort(key=lambda d: (-d.cost, d.move))
+    """The ``keep`` decisions worth telling (:attr:`Decision.worth_telling`), the worst
+    first: those that likely changed the result, then by tricks lost (ties: the
+    earlier first)."""
+    real = [d for d in decisions if d.worth_telling]
+    real.sort(key=lambda d: (d.swing < RESULT_SWING, -d.lost, -d.swing, d.move))
     return tuple(real[:keep])
 
 
@@ -364,6 +551,9 @@ def pars_of_records(records: list[object], nodes: int = PAR_NODES) -> list[int |
 
 
 __all__ = [
+    "REASONS",
+    "RESULT_SWING",
+    "TRICK_COST",
     "Decision",
     "Review",
     "Turn",
@@ -374,6 +564,7 @@ __all__ = [
     "judge_seat",
     "par_of",
     "pars_of_records",
+    "reason_of",
     "review_deal",
     "review_record",
     "turning_card",

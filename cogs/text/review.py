@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from batak import parse_action
 from batak.cards import Suit
-from batak.review import Decision, Review
+from batak.review import RESULT_SWING, TRICK_COST, Decision, Review
 
 from ..i18n import t
 from .words import action_text, suit_text
@@ -17,16 +17,42 @@ def _action(text: str, lang: str) -> str:
     return action_text(parse_action(text), lang)
 
 
+def _sentence(text: str, lang: str) -> str:
+    """``text`` with a capital first letter (an action's words may start it: "pass")."""
+    first = text[:1]
+    upper = "İ" if first == "i" and lang == "tr" else first.upper()
+    return upper + text[1:]
+
+
+def _why(d: Decision, lang: str) -> str:
+    """Why a listed decision cost: its situation in a player's words, then what the
+    better choice would have kept, in tricks and in the result (never in points)."""
+    chosen, better = _action(d.chosen, lang), _action(d.better, lang)
+    tricks = max(1, round(d.lost))
+    parts: list[str] = []
+    if d.reason != "other":
+        parts.append(t(f"review.why.{d.reason}", lang))
+    if d.phase == "auction":
+        if d.reason == "overbid" and d.lost >= TRICK_COST:
+            parts.append(t("review.effect.short", lang, tricks=tricks))
+        if d.swing >= RESULT_SWING and d.holder_side:
+            parts.append(t("review.effect.made", lang, better=better))
+        else:
+            parts.append(t("review.effect.better", lang, better=better))
+        return " ".join(_sentence(p, lang) for p in parts)
+    if d.lost >= TRICK_COST:
+        parts.append(t("review.effect.tricks", lang, better=better, chosen=chosen, tricks=tricks))
+    if d.swing >= RESULT_SWING:
+        key = "review.effect.made" if d.holder_side else "review.effect.set"
+        parts.append(t(key, lang, better=better))
+    return " ".join(_sentence(p, lang) for p in parts)
+
+
 def _decision_line(d: Decision, lang: str) -> str:
-    params = {
-        "chosen": _action(d.chosen, lang),
-        "better": _action(d.better, lang),
-        "kept": f"{d.kept:+.1f}",
-        "got": f"{d.got:+.1f}",
-    }
+    chosen = _action(d.chosen, lang)
     if d.trick is None:
-        return "- " + t("review.decision_auction", lang, **params)
-    return "- " + t("review.decision", lang, trick=d.trick, **params)
+        return "- " + t("review.decision_auction", lang, chosen=chosen, why=_why(d, lang))
+    return "- " + t("review.decision", lang, trick=d.trick, chosen=chosen, why=_why(d, lang))
 
 
 def review_text(review: Review, names: Sequence[str], number: int, lang: str) -> str:

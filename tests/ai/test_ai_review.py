@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from batak import preset
 from batak.ai.bots import NormalPlayer
-from batak.cards import SUIT_MASKS
-from batak.deal import Deal, IllegalAction, Play
+from batak.cards import SUIT_MASKS, Suit, parse_card, parse_cards
+from batak.deal import Bid, Deal, IllegalAction, Observation, Pass, Play, Trick
 from batak.review import (
+    MIN_COST,
+    RESULT_SWING,
+    TRICK_COST,
     Decision,
     costliest,
     deal_actions,
     double_dummy_path,
     judge,
+    reason_of,
     review_deal,
     turning_card,
 )
@@ -126,7 +132,7 @@ def test_the_turning_card_is_the_first_crossing_to_the_outcome() -> None:
     assert turning_card(deal, [good] * (n - 1) + [final]) is None
 
 
-def test_a_review_is_complete_and_its_costs_are_sorted() -> None:
+def test_a_review_is_complete_and_lists_only_what_cost_a_trick_or_the_result() -> None:
     deal = played_deal(9)
     review = review_deal(deal, seats=[0, 2], par_nodes=20_000, step_nodes=4_000, budget=0.01)
     assert deal.contract is not None
@@ -134,9 +140,10 @@ def test_a_review_is_complete_and_its_costs_are_sorted() -> None:
     assert set(review.decisions) == {0, 2}
     assert review.about is not None
     for decisions in review.decisions.values():
-        costs = [d.cost for d in decisions]
-        assert costs == sorted(costs, reverse=True) and len(costs) <= 3
-        assert all(d.cost >= 0.05 and d.chosen != d.better for d in decisions)
+        assert len(decisions) <= 3
+        for d in decisions:
+            assert d.chosen != d.better and d.cost >= MIN_COST
+            assert d.lost >= TRICK_COST or d.swing >= RESULT_SWING
     if review.turn is not None:
         # a double-dummy count only moves against the side that played the card
         losing_holder = not review.made
@@ -144,9 +151,114 @@ def test_a_review_is_complete_and_its_costs_are_sorted() -> None:
         assert holder_side == losing_holder
 
 
-def test_costliest_drops_noise_and_keeps_the_worst() -> None:
-    def d(move: int, got: float, kept: float) -> Decision:
-        return Decision(0, move, "play", 1, "play 2S", "play AS", got, kept)
+def hands_of(*texts: str) -> list[int]:
+    return [parse_cards(t.split()) for t in texts]
 
-    picked = costliest([d(1, 1.0, 1.01), d(2, 0.0, 3.0), d(3, 0.0, 5.0), d(4, 0.0, 3.0)], keep=2)
-    assert [x.move for x in picked] == [3, 2]
+
+def test_a_sure_trick_left_uncashed_is_listed_with_its_reason() -> None:
+    # Seat 0 holds the contract at 5 with 4 tricks and leads to the last four tricks:
+    # the others hold only clubs above its own and two diamonds, no trump, no heart.
+    # The ace of hearts takes the fifth trick whoever holds what; a club lead gives
+    # the lead away for good and the ace is thrown on the last trick.
+    hands = hands_of("AH 2C 3C 4C", "5C 6C 7C AD", "8C 9C TC KD", "JC QC KC AC")
+    deal = Deal.position(
+        preset("standard"), hands, trump=Suit.S, holder=0, bid=5, leader=0, tricks_won=(4, 3, 3, 3)
+    )
+    obs = deal.observation(0)
+    bad = judge(obs, Play(parse_card("2C")), budget=0.01)
+    assert bad is not None
+    assert bad.better == "play AH" and bad.reason == "uncashed"
+    assert bad.lost == pytest.approx(1.0) and bad.swing == pytest.approx(1.0)
+    assert bad.holder_side and bad.worth_telling
+    assert costliest([bad]) == (bad,)
+    good = judge(obs, Play(parse_card("AH")), budget=0.01)
+    assert good is not None and good.lost == 0 and not good.worth_telling
+
+
+def test_a_choice_worth_points_but_under_a_trick_is_not_listed() -> None:
+    # Seat 3, a defender, leads: the king of hearts is a little better than the two,
+    # in points, but over the deals seat 3 could be facing it keeps far less than a
+    # trick and hardly moves the contract's result: the old review listed it.
+    hands = hands_of("6S QD JC", "9S 5H 7D", "4D 6D 4C", "8S 2H KH")
+    deal = Deal.position(
+        preset("standard", trump_lead="free"),
+        hands,
+        trump=Suit.S,
+        holder=0,
+        bid=5,
+        leader=3,
+        tricks_won=(4, 2, 2, 2),
+    )
+    d = judge(deal.observation(3), Play(parse_card("2H")), budget=0.01)
+    assert d is not None and d.better == "play KH"
+    assert d.cost >= MIN_COST  # it did cost points ...
+    assert d.lost < 0.5 and d.swing < RESULT_SWING  # ... but not a trick, nor the result
+    assert not d.worth_telling and costliest([d]) == ()
+
+
+def test_the_reasons_read_the_situation() -> None:
+    rules = preset("esli", trump_lead="free")
+    hands = hands_of("AH 5D 9S", "KD 3H 7C", "QD 4H 2S", "TD 8C JS")
+    deal = Deal.position(
+        rules, hands, trump=Suit.S, holder=0, bid=7, leader=0, tricks_won=(4, 2, 2, 2)
+    )
+    obs = deal.observation(0)
+
+    def why(chosen: str, better: str, o: Observation = obs) -> str:
+        return reason_of(o, Play(parse_card(chosen)), Play(parse_card(better)))
+
+    assert why("5D", "AH") == "uncashed"  # the ace is the top heart still out
+    assert why("9S", "5D") == "trump_lead"
+    assert why("5D", "9S") == "no_trump_draw"  # seat 0 holds the contract
+    assert why("9S", "AH") == "uncashed"
+    # the partner (seat 2) led diamonds earlier: not going back to them
+    led = Trick(
+        2, (parse_card("2D"), parse_card("3D"), parse_card("4D"), parse_card("6D")), 0, (0,) * 4
+    )
+    history = dataclasses.replace(obs, tricks=(led,))
+    assert why("9S", "5D", history) == "not_returned"
+    # (an opponent's lead is not a suit to return)
+    theirs = led._replace(leader=1)
+    assert why("9S", "5D", dataclasses.replace(obs, tricks=(theirs,))) == "trump_lead"
+    # following: the same suit higher or lower than the better card; a thrown top card
+    deal = Deal.position(
+        rules,
+        hands_of("9D", "KH AH", "3H QH", "4H 5H"),
+        trump=Suit.S,
+        holder=1,
+        bid=7,
+        leader=0,
+        trick=(parse_card("2H"),),
+    )
+    following = deal.observation(1)
+    assert why("AH", "KH", following) == "too_high"
+    assert why("KH", "AH", following) == "too_low"
+    deal = Deal.position(
+        rules,
+        hands_of("9D", "AD 7C", "3H QH", "4H KC"),
+        trump=Suit.S,
+        holder=1,
+        bid=7,
+        leader=0,
+        trick=(parse_card("2H"),),
+    )
+    assert why("AD", "7C", deal.observation(1)) == "discarded_winner"
+    # the auction
+    start = Deal.from_seed(preset("standard"), 4)
+    first = start.observation(start.to_act)
+    assert reason_of(first, Bid(9), Pass()) == "overbid"
+    assert reason_of(first, Bid(9), Bid(6)) == "overbid"
+    assert reason_of(first, Pass(), Bid(5)) == "passed_maker"
+    assert reason_of(first, Bid(5), Bid(6)) == "other"
+
+
+def test_costliest_keeps_what_changed_the_result_then_the_most_tricks() -> None:
+    def d(move: int, lost: float, swing: float, cost: float = 5.0) -> Decision:
+        return Decision(0, move, "play", 1, "play 2S", "play AS", 0.0, cost, lost=lost, swing=swing)
+
+    noise = d(1, 0.7, 0.4, cost=40.0)  # many points, less than a trick: not told
+    picked = costliest(
+        [noise, d(2, 1.0, 0.0), d(3, 2.0, 0.1), d(4, 0.2, 0.8), d(5, 3.0, 0.0, cost=0.01)], keep=2
+    )
+    assert [x.move for x in picked] == [4, 3]
+    assert costliest([noise]) == ()

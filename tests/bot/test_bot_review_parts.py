@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from batak import Deal, preset
 from batak.ai.bots import NormalPlayer
+from batak.review import REASONS, Decision, Review
+from cogs.i18n import t
 from cogs.review import CompareClick, ReviewClick, parse_review_id, read_upload
+from cogs.text.review import review_text
+from data.models import LANGUAGES
 from tables import ServiceError
 
 
@@ -61,3 +66,83 @@ def test_a_file_without_text_or_records_is_refused() -> None:
     with pytest.raises(ServiceError) as err:
         read_upload(b"\n\n", None)
     assert err.value.key == "error.bad_record"
+
+
+def _d(move: int, phase: str, chosen: str, better: str, reason: str, **kw: object) -> Decision:
+    trick = None if phase != "play" else move // 4 + 1
+    return Decision(0, move, phase, trick, chosen, better, -30.0, 12.5, reason=reason, **kw)  # type: ignore[arg-type]
+
+
+TOLD = (
+    _d(3, "auction", "bid 9", "pass", "overbid", lost=1.6, swing=0.7),
+    _d(5, "auction", "pass", "bid 6", "passed_maker", swing=0.6, holder_side=True),
+    _d(8, "trump", "trump D", "trump S", "trump_choice", lost=1.2, holder_side=True),
+    _d(20, "play", "play 2C", "play AH", "uncashed", lost=1.0, swing=1.0, holder_side=True),
+    _d(30, "play", "play 9D", "play 4S", "other", lost=2.2, swing=0.6),
+)
+
+
+def sample_review() -> Review:
+    return Review(
+        holder=0,
+        bid=7,
+        trump="S",
+        side_tricks=6,
+        made=False,
+        par=7,
+        turn=None,
+        decisions={0: TOLD, 2: ()},
+    )
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_review_tells_tricks_and_reasons_in_every_language(lang: str) -> None:
+    text = review_text(sample_review(), ["Alice", "B", "Cem", "D"], 3, lang)
+    assert "{" not in text and "}" not in text, text
+    assert not re.search(r"[+-][0-9]+[.,][0-9]", text), text  # no expected scores any more
+    for d in TOLD:
+        if d.reason != "other":
+            assert t(f"review.why.{d.reason}", lang) in text
+    assert t("review.effect.tricks", lang, better="4♠", chosen="9♦", tricks=2) in text
+    assert t("review.effect.set", lang, better="4♠") in text  # the defender's lost chance
+    assert t("review.effect.made", lang, better="A♥") in text  # the holder's
+    assert t("review.effect.short", lang, tricks=2) in text  # the overbid
+    assert t("review.none", lang) in text  # Cem's decisions cost nothing worth telling
+    assert all(t(f"review.why.{r}", lang) for r in REASONS if r != "other")
+
+
+def test_the_turkish_review_speaks_turkish() -> None:
+    text = review_text(sample_review(), ["Alice", "B", "Cem", "D"], 3, "tr")
+    words = set(re.findall(r"[a-zçğıöşü]+", text.lower()))
+    english = {
+        "trick",
+        "tricks",
+        "the",
+        "would",
+        "have",
+        "better",
+        "contract",
+        "auction",
+        "bid",
+        "trump",
+        "pass",
+        "made",
+        "set",
+        "with",
+        "about",
+        "more",
+        "than",
+    }
+    assert not words & english, sorted(words & english)
+    assert "20. el" not in text and "6. el" in text  # tricks are "el"
+    assert "ihale" in text.lower() and "koz" in text.lower()
+    assert "el daha alınırdı" in text
+
+
+def test_the_english_review_shows_tricks_not_points() -> None:
+    text = review_text(sample_review(), ["Alice", "B", "Cem", "D"], 3, "en")
+    assert "Trick 6: 2♣. Left a sure trick uncashed." in text
+    assert "4♠ would have taken about 2 tricks more than 9♦." in text
+    assert "With A♥ the contract would likely have been made." in text
+    assert "Pass was better." in text  # an action's words starting a sentence get a capital
+    assert "expected score" not in text
