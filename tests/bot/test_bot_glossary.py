@@ -73,6 +73,7 @@ EXTRA: dict[str, set[str]] = {
     "history.by_computers": {"match"},
     "error.not_seated": {"seat"},
     "refusal.not-held": {"hand"},
+    "review.effect.set": {"down"},  # "the contract would likely have been set"
     "refusal.trump-not-broken": {"trick"},  # "lead": open the next trick
     "cmd.leaderboard": {"rated"},
     "alt.leaderboard": {"rated"},
