@@ -104,6 +104,9 @@ class Announcer:
         """Announcements this process posted and marked (a second poster skips them)."""
         self._failures: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._lobbies: set[int] = set()
+        """Tables whose message shows the lobby (as this process last posted or edited
+        it): the first edit after Start is the quick one without a picture."""
         self.pings = 0
         self.seat_notices = SeatNotices(self)
 
@@ -139,14 +142,32 @@ class Announcer:
             or self.closed.get(table_id)
         )
 
-    async def _table_payload(self, table: Table) -> MessagePayload:
+    def _table_parts(self, table: Table) -> tuple[MessagePayload, pictures.Drawing | None]:
+        """The table message without its picture (text and buttons, from the table as
+        it is now), and the picture to draw for it."""
         lang = table_language(table)
         if table.status == "cancelled":
-            return MessagePayload(t("table.cancelled", lang, table=table.id), files=(), view=None)
+            cancelled = t("table.cancelled", lang, table=table.id)
+            return MessagePayload(cancelled, files=(), view=None), None
         content = public_summary(table, lang, self.notes.get(table.id))
-        view = table_view(table, lang)
-        pic = await pictures.draw(pictures.table_picture(table, lang))
-        return MessagePayload(clip(content), files=files_of(pic), view=view)
+        view = table_view(table, lang, self._rematch_of(table))
+        return MessagePayload(clip(content), files=(), view=view), pictures.table_picture(
+            table, lang
+        )
+
+    def _rematch_of(self, table: Table) -> int | None:
+        """The open rematch of a finished table (its Rematch button then names it)."""
+        if not table.finished:
+            return None
+        for other in self.service.tables_in(table.game.where_id):
+            if other.settings.rematch_of == table.id:
+                return other.id
+        return None
+
+    async def _table_payload(self, table: Table) -> MessagePayload:
+        bare, drawing = self._table_parts(table)
+        pic = await pictures.draw(drawing)
+        return replace(bare, files=files_of(pic))
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         return self.where(table.game)
@@ -161,16 +182,44 @@ class Announcer:
         msg = await self.channel(table).send(allowed_mentions=NO_PINGS, **payload.send_kwargs())
         await self.store.games.set_table_message(table.id, msg.id)
         table.game = replace(table.game, table_message_id=msg.id)
+        self._shows(table)
         return msg
 
+    def _shows(self, table: Table) -> bool:
+        """Note what the table message now shows; True when it showed the lobby until now
+        (the match has just started)."""
+        if table.in_lobby:
+            self._lobbies.add(table.id)
+            return False
+        if table.id in self._lobbies:
+            self._lobbies.discard(table.id)
+            return table.playing
+        return False
+
     async def _edit_table_message(self, table_id: int) -> None:
+        """Edit the table message to the table as it is now: one edit, or two when the
+        match has just started (Start looks instant: the lobby's buttons give way to
+        the table's text and buttons at once, the picture follows once it is drawn)."""
         table = self.find(table_id)
         if table is None or table.is_daily:
             return
         mid = table.game.table_message_id
         if mid is None:  # not posted yet: whoever opened the table posts it
             return
-        payload = await self._table_payload(table)
+        bare, drawing = self._table_parts(table)
+        started = self._shows(table)
+        if started and drawing is not None:
+            if await self._edit_message(table, mid, bare):  # the table's text, at once
+                pic = await pictures.draw(drawing)
+                if pic is not None:  # then its picture (a failed drawing: the text stays)
+                    await self._edit_message(table, mid, replace(bare, files=files_of(pic)))
+            return
+        pic = await pictures.draw(drawing)
+        await self._edit_message(table, mid, replace(bare, files=files_of(pic)))
+
+    async def _edit_message(self, table: Table, mid: int, payload: MessagePayload) -> bool:
+        """Edit the table message ``mid``; False when it was gone (then posted again,
+        unless /batak table replaced it already)."""
         try:
             await (
                 self.channel(table)
@@ -181,6 +230,8 @@ class Announcer:
             # Deleted by someone: post it again (unless /batak table just replaced it).
             if table.status in ("lobby", "playing") and table.game.table_message_id == mid:
                 await self.post_table_message(table)
+            return False
+        return True
 
     # ------------------------------------------------------------------ listener
     async def on_event(self, event: TableEvent) -> None:
