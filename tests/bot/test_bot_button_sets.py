@@ -32,6 +32,7 @@ EXPLAINING = (
     "button.preset_rules_already",
 )
 """The labels of greyed buttons: each says why the button cannot be pressed."""
+FOUR = (Seat.human(1, "Alice"), Seat.bot("easy"), Seat.human(3, "Ayşe"), Seat.bot("hard"))
 CARD = re.compile(r"^bt:\d+:\d:\d+:c[2-9TJQKA][SHDC]$")
 
 
@@ -54,8 +55,7 @@ def table_of(
         move=0,
         to_act=None,
         settings={"language": "en", "pace": "live"} | settings,
-        seats=seats
-        or (Seat.human(1, "Alice"), Seat.bot("easy"), Seat.human(3, "Ayşe")) + (Seat.bot("hard"),),
+        seats=seats or FOUR,
         snapshot=None,
         snapshot_move=None,
         table_message_id=None,
