@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,7 +43,7 @@ from tables import (
 
 from . import pictures
 from .access import Access
-from .components import TableButton, has_component, table_id, table_view, view_of
+from .components import TableButton, has_component, table_id, view_of
 from .i18n import t
 from .live import LiveHands
 from .pacing import EditPacer
@@ -51,11 +52,11 @@ from .pictures import files_of
 from .replies import NO_PINGS, Languages
 from .review import review_view
 from .seats import SeatNotices
+from .table_message import Lobbies, edit_table, rematch_of, table_parts
 from .text.summaries import (
     deal_summary_text,
     event_note,
     match_result_text,
-    public_summary,
     result_link_text,
     turn_notice_text,
 )
@@ -104,9 +105,7 @@ class Announcer:
         """Announcements this process posted and marked (a second poster skips them)."""
         self._failures: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._lobbies: set[int] = set()
-        """Tables whose message shows the lobby (as this process last posted or edited
-        it): the first edit after Start is the quick one without a picture."""
+        self.lobbies = Lobbies()  # the first edit after Start: the text before the picture
         self.pings = 0
         self.seat_notices = SeatNotices(self)
 
@@ -142,32 +141,12 @@ class Announcer:
             or self.closed.get(table_id)
         )
 
-    def _table_parts(self, table: Table) -> tuple[MessagePayload, pictures.Drawing | None]:
-        """The table message without its picture (text and buttons, from the table as
-        it is now), and the picture to draw for it."""
-        lang = table_language(table)
-        if table.status == "cancelled":
-            cancelled = t("table.cancelled", lang, table=table.id)
-            return MessagePayload(cancelled, files=(), view=None), None
-        content = public_summary(table, lang, self.notes.get(table.id))
-        view = table_view(table, lang, self._rematch_of(table))
-        return MessagePayload(clip(content), files=(), view=view), pictures.table_picture(
-            table, lang
-        )
-
-    def _rematch_of(self, table: Table) -> int | None:
-        """The open rematch of a finished table (its Rematch button then names it)."""
-        if not table.finished:
-            return None
-        for other in self.service.tables_in(table.game.where_id):
-            if other.settings.rematch_of == table.id:
-                return other.id
-        return None
-
     async def _table_payload(self, table: Table) -> MessagePayload:
         bare, drawing = self._table_parts(table)
-        pic = await pictures.draw(drawing)
-        return replace(bare, files=files_of(pic))
+        return replace(bare, files=files_of(await pictures.draw(drawing)))
+
+    def _table_parts(self, table: Table) -> tuple[MessagePayload, pictures.Drawing | None]:
+        return table_parts(table, self.notes.get(table.id), rematch_of(self.service, table))
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         return self.where(table.game)
@@ -182,24 +161,10 @@ class Announcer:
         msg = await self.channel(table).send(allowed_mentions=NO_PINGS, **payload.send_kwargs())
         await self.store.games.set_table_message(table.id, msg.id)
         table.game = replace(table.game, table_message_id=msg.id)
-        self._shows(table)
+        self.lobbies.shows(table)
         return msg
 
-    def _shows(self, table: Table) -> bool:
-        """Note what the table message now shows; True when it showed the lobby until now
-        (the match has just started)."""
-        if table.in_lobby:
-            self._lobbies.add(table.id)
-            return False
-        if table.id in self._lobbies:
-            self._lobbies.discard(table.id)
-            return table.playing
-        return False
-
     async def _edit_table_message(self, table_id: int) -> None:
-        """Edit the table message to the table as it is now: one edit, or two when the
-        match has just started (Start looks instant: the lobby's buttons give way to
-        the table's text and buttons at once, the picture follows once it is drawn)."""
         table = self.find(table_id)
         if table is None or table.is_daily:
             return
@@ -207,15 +172,8 @@ class Announcer:
         if mid is None:  # not posted yet: whoever opened the table posts it
             return
         bare, drawing = self._table_parts(table)
-        started = self._shows(table)
-        if started and drawing is not None:
-            if await self._edit_message(table, mid, bare):  # the table's text, at once
-                pic = await pictures.draw(drawing)
-                if pic is not None:  # then its picture (a failed drawing: the text stays)
-                    await self._edit_message(table, mid, replace(bare, files=files_of(pic)))
-            return
-        pic = await pictures.draw(drawing)
-        await self._edit_message(table, mid, replace(bare, files=files_of(pic)))
+        edit = partial(self._edit_message, table, mid)  # twice just after Start: edit_table
+        await edit_table(edit, bare, drawing, self.lobbies.shows(table))
 
     async def _edit_message(self, table: Table, mid: int, payload: MessagePayload) -> bool:
         """Edit the table message ``mid``; False when it was gone (then posted again,
