@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,7 +43,7 @@ from tables import (
 
 from . import pictures
 from .access import Access
-from .components import TableButton, has_component, table_id, table_view, view_of
+from .components import TableButton, has_component, table_id, view_of
 from .i18n import t
 from .live import LiveHands
 from .pacing import EditPacer
@@ -51,11 +52,11 @@ from .pictures import files_of
 from .replies import NO_PINGS, Languages
 from .review import review_view
 from .seats import SeatNotices
+from .table_message import Lobbies, edit_table, rematch_of, table_parts
 from .text.summaries import (
     deal_summary_text,
     event_note,
     match_result_text,
-    public_summary,
     result_link_text,
     turn_notice_text,
 )
@@ -104,6 +105,7 @@ class Announcer:
         """Announcements this process posted and marked (a second poster skips them)."""
         self._failures: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.lobbies = Lobbies()  # the first edit after Start: the text before the picture
         self.pings = 0
         self.seat_notices = SeatNotices(self)
 
@@ -140,13 +142,11 @@ class Announcer:
         )
 
     async def _table_payload(self, table: Table) -> MessagePayload:
-        lang = table_language(table)
-        if table.status == "cancelled":
-            return MessagePayload(t("table.cancelled", lang, table=table.id), files=(), view=None)
-        content = public_summary(table, lang, self.notes.get(table.id))
-        view = table_view(table, lang)
-        pic = await pictures.draw(pictures.table_picture(table, lang))
-        return MessagePayload(clip(content), files=files_of(pic), view=view)
+        bare, drawing = self._table_parts(table)
+        return replace(bare, files=files_of(await pictures.draw(drawing)))
+
+    def _table_parts(self, table: Table) -> tuple[MessagePayload, pictures.Drawing | None]:
+        return table_parts(table, self.notes.get(table.id), rematch_of(self.service, table))
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         return self.where(table.game)
@@ -161,6 +161,7 @@ class Announcer:
         msg = await self.channel(table).send(allowed_mentions=NO_PINGS, **payload.send_kwargs())
         await self.store.games.set_table_message(table.id, msg.id)
         table.game = replace(table.game, table_message_id=msg.id)
+        self.lobbies.shows(table)
         return msg
 
     async def _edit_table_message(self, table_id: int) -> None:
@@ -170,7 +171,13 @@ class Announcer:
         mid = table.game.table_message_id
         if mid is None:  # not posted yet: whoever opened the table posts it
             return
-        payload = await self._table_payload(table)
+        bare, drawing = self._table_parts(table)
+        edit = partial(self._edit_message, table, mid)  # twice just after Start: edit_table
+        await edit_table(edit, bare, drawing, self.lobbies.shows(table))
+
+    async def _edit_message(self, table: Table, mid: int, payload: MessagePayload) -> bool:
+        """Edit the table message ``mid``; False when it was gone (then posted again,
+        unless /batak table replaced it already)."""
         try:
             await (
                 self.channel(table)
@@ -181,6 +188,8 @@ class Announcer:
             # Deleted by someone: post it again (unless /batak table just replaced it).
             if table.status in ("lobby", "playing") and table.game.table_message_id == mid:
                 await self.post_table_message(table)
+            return False
+        return True
 
     # ------------------------------------------------------------------ listener
     async def on_event(self, event: TableEvent) -> None:

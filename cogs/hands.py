@@ -18,7 +18,7 @@ from tables import ServiceError, StaleAction, Table, TableService
 
 from . import pictures
 from .announcements import Announcer
-from .components import HINT, REFRESH, HandClick, hand_view, release
+from .components import HINT, REFRESH, WAIT, HandClick, hand_view, release
 from .i18n import t
 from .live import LiveHands
 from .payload import Drawn, MessagePayload
@@ -207,6 +207,8 @@ class Hands:
         notice: str | None = None
         alert: str | None = None
         extra: list[Picture | None] = []
+        if code == WAIT:
+            code = REFRESH  # a greyed label: a press of it can only be forged, shown anew
         if code == REFRESH:
             if table.playing and table.seats[seat].is_away:
                 await self.service.come_back(table.id, user)
@@ -287,6 +289,7 @@ class Hands:
         if what == "rematch":
             new = await self.service.rematch(table_id, user.id, display_name(user))
             await self.announcer.post_table_message(new)
+            self.announcer.pacer.request(table_id)  # its Rematch button names the new table
             await self.announcer.call_rematch(new)
             start = t("button.start", table_language(new))
             await send(interaction, t("rematch.opened", lang, table=new.id, start=start))

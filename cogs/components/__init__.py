@@ -32,6 +32,7 @@ from .codec import (
     REFRESH,
     TABLE_ACTIONS,
     TABLE_RE,
+    WAIT,
     HandClick,
     TableClick,
     button_code,
@@ -42,15 +43,17 @@ from .codec import (
     parse_table_id,
     table_id,
 )
-from .views import hand_view, table_view
+from .views import LABEL_LIMIT, button_label, hand_view, hints_offered, table_view
 
 __all__ = [
     "HAND_RE",
     "HAND_TOOLS",
     "HINT",
+    "LABEL_LIMIT",
     "REFRESH",
     "TABLE_ACTIONS",
     "TABLE_RE",
+    "WAIT",
     "Components",
     "HandButton",
     "HandClick",
@@ -58,10 +61,12 @@ __all__ = [
     "TableButton",
     "TableClick",
     "button_code",
+    "button_label",
     "dispatched",
     "hand_id",
     "hand_view",
     "has_component",
+    "hints_offered",
     "matching",
     "parse_button_code",
     "parse_hand_id",

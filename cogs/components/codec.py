@@ -1,7 +1,8 @@
 """The ``custom_id`` of our buttons: everything a click needs, so it survives a restart.
 
 - hand buttons: ``bt:{table}:{seat}:{move}:{code}``; ``code`` is ``p`` (pass),
-  ``b7`` (bid), ``tH`` (trump), ``cTH`` (card), ``hint`` or ``ref`` (refresh).
+  ``b7`` (bid), ``tH`` (trump), ``cTH`` (card), ``hint``, ``ref`` (refresh) or
+  ``wait`` (the greyed "Waiting for ..." label: never pressed, taken as a refresh).
 - table buttons: ``bx:{table}:{what}``; ``what`` is show, join, leave, bot,
   start, cancel or rematch.
 
@@ -33,7 +34,10 @@ HINT = "hint"
 """The code of a hand's Hint button."""
 REFRESH = "ref"
 """The code of a hand's Refresh button."""
-HAND_TOOLS = (HINT, REFRESH)
+WAIT = "wait"
+"""The code of a hand's greyed "Waiting for ..." button (disabled: it only says whose turn
+it is; a forged press of it is taken as a refresh)."""
+HAND_TOOLS = (HINT, REFRESH, WAIT)
 """Hand buttons that are not an action of the game."""
 
 MAX_TABLE_ID = 10**18 - 1
@@ -90,7 +94,7 @@ class HandClick:
     move: int
     code: str
     action: Action | None
-    """The game action of ``code``; None for the hint and refresh buttons."""
+    """The game action of ``code``; None for the hint, refresh and waiting buttons."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,11 +180,13 @@ def panel_view(table: Table, lang: str, option: str | None = None) -> discord.ui
         custom_id=house_id(table.id, "woff" if watching else "won"),
         row=2,
     )
+    preset = rules == Rules.from_preset(rules.preset, deals=rules.deals)
     reset: discord.ui.Button[Any] = discord.ui.Button(
-        label=t("button.preset_rules", lang),
+        # greyed, it says why: the rules are the preset's already
+        label=t("button.preset_rules_already" if preset else "button.preset_rules", lang),
         custom_id=house_id(table.id, "reset"),
-        style=Style.danger,
-        disabled=rules == Rules.from_preset(rules.preset, deals=rules.deals),
+        style=Style.secondary if preset else Style.danger,
+        disabled=preset,
         row=2,
     )
     items += [HouseItem(turn), HouseItem(reset)]

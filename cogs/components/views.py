@@ -1,4 +1,11 @@
-"""The buttons of a message: the table message's and a hand's."""
+"""The buttons of a message: the table message's and a hand's.
+
+Only buttons that can do something are drawn. A button that would only ever be refused
+in the state shown is left out (Hint where the table gives no hints, Add bot at a full
+table, Watch where watching is off); one that is drawn greyed says why on itself
+("Table full", "Waiting for Alice"). The cards of a hand are the exception: the hand is
+drawn whole, its cards greyed where they cannot be played now (the "Waiting for ..."
+button, or the hand's text, says why)."""
 
 from __future__ import annotations
 
@@ -16,33 +23,64 @@ from images.views import RED_SUITS, rank_label
 from tables import Table
 
 from ..i18n import t
-from ..text.words import suit_text
+from ..text.words import players, suit_text
 from .buttons import HandButton, TableButton, view_of
-from .codec import HINT, REFRESH, button_code
+from .codec import HINT, REFRESH, WAIT, button_code
 from .panel import rules_button, watch_button
 from .seats import take_seat_buttons
 
 Style = discord.ButtonStyle
 
 
-def table_view(table: Table, lang: str) -> discord.ui.View | None:
+LABEL_LIMIT = 80
+"""Discord's limit on a button's label (developers/components/reference.mdx, Button)."""
+
+
+def button_label(text: str) -> str:
+    """``text`` as a button's label: cut to Discord's limit (a long name is shortened)."""
+    return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
+
+
+def hints_offered(table: Table) -> bool:
+    """Whether the table gives hints: a casual table whose server allows them (never a
+    rated table, never the daily match). Elsewhere the hand has no Hint button."""
+    settings = table.settings
+    return settings.hints and not settings.rated and not table.is_daily
+
+
+def table_view(table: Table, lang: str, rematch: int | None = None) -> discord.ui.View | None:
+    """The table message's buttons. ``rematch``: the table the finished one's rematch
+    opened (its Rematch button then says so, greyed)."""
     tid = table.id
     if table.in_lobby:
-        return view_of(
-            [
-                TableButton(tid, "join", label=t("button.join", lang), style=Style.success),
-                TableButton(tid, "leave", label=t("button.leave", lang)),
-                TableButton(tid, "bot", label=t("button.add_bot", lang)),
-                TableButton(tid, "start", label=t("button.start", lang), style=Style.primary),
-                TableButton(tid, "cancel", label=t("button.cancel", lang), style=Style.danger),
-                rules_button(table, lang, row=1),  # the host's rules panel
-            ]
+        full = not any(s.is_empty for s in table.seats)
+        join = (
+            TableButton(tid, "join", label=t("button.table_full", lang), disabled=True)
+            if full
+            else TableButton(tid, "join", label=t("button.join", lang), style=Style.success)
         )
+        lobby: list[discord.ui.Item[Any]] = [
+            join,
+            TableButton(tid, "leave", label=t("button.leave", lang)),
+        ]
+        if not full:  # a full table has no seat for a computer
+            lobby.append(TableButton(tid, "bot", label=t("button.add_bot", lang)))
+        lobby += [
+            TableButton(tid, "start", label=t("button.start", lang), style=Style.primary),
+            TableButton(tid, "cancel", label=t("button.cancel", lang), style=Style.danger),
+            rules_button(table, lang, row=1),  # the host's rules panel
+        ]
+        return view_of(lobby)
     if table.playing:
         show = TableButton(tid, "show", label=t("button.show_hand", lang), style=Style.primary)
-        # anyone: a private spectator view; and a seat a computer plays, for the taking
-        return view_of([show, watch_button(table, lang), *take_seat_buttons(table, lang)])
+        # anyone: a private spectator view (unless the host turned watching off); and a
+        # seat a computer plays, for the taking
+        watch = [watch_button(table, lang)] if table.settings.watching else []
+        return view_of([show, *watch, *take_seat_buttons(table, lang)])
     if table.finished and not table.is_daily:
+        if rematch is not None:
+            label = button_label(t("button.rematch_open", lang, table=rematch))
+            return view_of([TableButton(tid, "rematch", label=label, disabled=True)])
         return view_of(
             [TableButton(tid, "rematch", label=t("button.rematch", lang), style=Style.success)]
         )
@@ -120,26 +158,27 @@ def hand_view(table: Table, seat: int, lang: str) -> discord.ui.View | None:
                 )
             )
         control_row = (rows[-1] + 1) if rows and rows[-1] < 4 else 4
-        items.append(
-            HandButton(
-                tid,
-                seat,
-                move,
-                HINT,
-                label=t("button.hint", lang),
-                disabled=not mine,
-                row=control_row,
-            )
-        )
-        items.append(
-            HandButton(tid, seat, move, REFRESH, label=t("button.refresh", lang), row=control_row)
-        )
+        items += _controls(table, seat, move, obs.to_act, lang, control_row)
         return view_of(items)
-    items.append(
-        HandButton(tid, seat, move, HINT, label=t("button.hint", lang), disabled=not mine, row=4)
-    )
-    items.append(HandButton(tid, seat, move, REFRESH, label=t("button.refresh", lang), row=4))
+    items += _controls(table, seat, move, obs.to_act, lang, 4)
     return view_of(items)
+
+
+def _controls(
+    table: Table, seat: int, move: int, to_act: int | None, lang: str, row: int
+) -> list[discord.ui.Item[Any]]:
+    """The hand's last row: Hint on the person's turn where the table gives hints, or a
+    greyed "Waiting for ..." while someone else is to act; then Refresh."""
+    tid = table.id
+    items: list[discord.ui.Item[Any]] = []
+    if to_act is not None and to_act != seat:
+        name = players(table, lang)[to_act].name
+        waiting = button_label(t("button.waiting", lang, name=name))
+        items.append(HandButton(tid, seat, move, WAIT, label=waiting, disabled=True, row=row))
+    elif to_act == seat and hints_offered(table):
+        items.append(HandButton(tid, seat, move, HINT, label=t("button.hint", lang), row=row))
+    items.append(HandButton(tid, seat, move, REFRESH, label=t("button.refresh", lang), row=row))
+    return items
 
 
 SUIT_EMOJI = {s.letter: s.symbol + "\ufe0f" for s in SUITS}

@@ -124,6 +124,19 @@ async def test_four_people_play_a_live_deal_in_the_hands_they_opened() -> None:
             assert all(p.id in call.notified for p in people)
             assert sum(1 for m in d.fake.messages.values() if "rematch at table" in m.text()) == 1
             assert "Bob hosts" in call.text()
+            # The old table message's Rematch button names the rematch now, greyed.
+            new = call.text().split("rematch at table #")[1].split("!")[0]
+            await d.wait_until(
+                lambda: (
+                    [
+                        (b.get("label"), b.get("disabled"))
+                        for b in d.message(lobby.id).buttons()
+                        if str(b.get("custom_id")).endswith(":rematch")
+                    ]
+                    == [(f"Rematch open: table #{new}", True)]
+                ),
+                SLOW,
+            )
             check_clean(d, bot)
 
 

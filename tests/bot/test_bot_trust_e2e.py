@@ -50,7 +50,7 @@ async def test_a_press_of_someone_elses_hand_never_touches_it() -> None:
             table = await two_people_and_two_computers(d, alice, bob)
             a_hand = await open_hand(d, alice, table)
             b_hand = await open_hand(d, bob, table)
-            # Her real buttons (bids and Pass in the auction, cards later, Hint, Refresh).
+            # Her real buttons (bids and Pass in the auction, cards later, Waiting, Refresh).
             a_cards = [c for c in ids(d.message(a_hand.id)) if c.startswith("bt:")]
             assert len(a_cards) >= 2
             before_a = snapshot(d.message(a_hand.id))
