@@ -331,10 +331,19 @@ class MatchPlayer:
     sigma_before: float
     mu_after: float
     sigma_after: float
+    rated_matches: int | None = None
+    """The player's rated matches in the server up to this one, this one included (one
+    per seat, as the standings count them); None when not read (a list of matches)."""
 
     @property
     def is_bot(self) -> bool:
         return self.user_id is None
+
+    @property
+    def provisional(self) -> bool:
+        """Still settling in after this match: fewer than :data:`PROVISIONAL_MATCHES`
+        rated matches (also when the count was not read)."""
+        return self.rated_matches is None or self.rated_matches < PROVISIONAL_MATCHES
 
     @property
     def rating_before(self) -> float:
@@ -387,7 +396,8 @@ def ordinal(mu: float, sigma: float) -> float:
 RATING_BASE: Final = 1000
 RATING_SCALE: Final = 40
 PROVISIONAL_MATCHES: Final = 5
-"""A rating is provisional (shown with ``?``) until this many rated matches."""
+"""A player is still settling in (provisional) until this many rated matches: the
+rating is not shown as a number, and the leaderboard lists them apart."""
 
 
 def display_rating(value: float) -> int:
