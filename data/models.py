@@ -331,19 +331,11 @@ class MatchPlayer:
     sigma_before: float
     mu_after: float
     sigma_after: float
-    rated_matches: int | None = None
-    """The player's rated matches in the server up to this one, this one included (one
-    per seat, as the standings count them); None when not read (a list of matches)."""
+    rated_matches: int | None = None  # in the server, up to this one (None: not read)
 
     @property
     def is_bot(self) -> bool:
         return self.user_id is None
-
-    @property
-    def provisional(self) -> bool:
-        """Still settling in after this match: fewer than :data:`PROVISIONAL_MATCHES`
-        rated matches (also when the count was not read)."""
-        return self.rated_matches is None or self.rated_matches < PROVISIONAL_MATCHES
 
     @property
     def rating_before(self) -> float:
@@ -396,8 +388,7 @@ def ordinal(mu: float, sigma: float) -> float:
 RATING_BASE: Final = 1000
 RATING_SCALE: Final = 40
 PROVISIONAL_MATCHES: Final = 5
-"""A player is still settling in (provisional) until this many rated matches: the
-rating is not shown as a number, and the leaderboard lists them apart."""
+"""A player is still settling in (provisional, no rating shown) until this many."""
 
 
 def display_rating(value: float) -> int:
@@ -430,6 +421,7 @@ class Standing:
     start_rating: float
     last_match_at: str
     rank: int | None = None
+    rated_matches: int | None = None  # all time, whatever the period (None: not read)
 
     @property
     def is_bot(self) -> bool:
@@ -459,8 +451,8 @@ class Standing:
 
     @property
     def provisional(self) -> bool:
-        """Fewer than :data:`PROVISIONAL_MATCHES` rated matches in the period."""
-        return self.matches < PROVISIONAL_MATCHES
+        """Fewer than :data:`PROVISIONAL_MATCHES` rated matches, all time when read."""
+        return (self.rated_matches or self.matches) < PROVISIONAL_MATCHES
 
 
 # --------------------------------------------------------------------------- daily

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from batak.rules import MIN_RATED_DEALS
 from data import AlreadyRecordedError, GameClosedError, Seat, Store, bot_key, user_key
 from data.matches import placements_of, seat_stats
-from batak.rules import MIN_RATED_DEALS
 from data.samples import STANDARD_RULES, engine_match, synthetic_record
 
 from store_clock import Clock
