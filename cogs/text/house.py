@@ -20,7 +20,7 @@ from batak.rules import (
     TRUMP_LEAD_VALUES,
     show_value,
 )
-from tables import is_tryout
+from tables import is_preset_unchanged, is_tryout
 
 from ..i18n import t
 
@@ -156,6 +156,12 @@ def complete(current: str, limit: int = 25) -> list[str]:
     return [c for c in out if len(c) <= 100][:limit]
 
 
+def told_as_try_out(rules: Rules) -> bool:
+    """A casual table is told it is a try-out when the short match is what keeps it from
+    being rated (with house rules, the house-rules line already says why)."""
+    return is_tryout(rules) and is_preset_unchanged(rules)
+
+
 def panel_text(rules: Rules, table_id: int, rated: bool, watching: bool, lang: str) -> str:
     """The host's rules panel: every option and its value (the changed ones marked), and
     what the table is."""
@@ -166,7 +172,7 @@ def panel_text(rules: Rules, table_id: int, rated: bool, watching: bool, lang: s
         lines.append(f"`{option}` = **{shown_value(rules, option)}**{mark}")
     if rated:
         lines.append(t("house.rated", lang))
-    elif is_tryout(rules):  # why it is casual: too short to be rated
+    elif told_as_try_out(rules):  # why it is casual: too short to be rated
         lines.append(t("house.tryout", lang, min=MIN_RATED_DEALS))
     else:
         lines.append(t("house.casual", lang))

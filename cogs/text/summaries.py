@@ -15,10 +15,10 @@ from batak.cards import HAND_SUIT_ORDER, SUIT_MASKS
 from batak.deal import Observation, Phase
 from batak.rules import MIN_RATED_DEALS
 from data import PROVISIONAL_MATCHES, MatchPlayer, MatchSummary, display_rating
-from tables import RecordingFailed, SeatChanged, SeatTimedOut, Table, is_tryout
+from tables import RecordingFailed, SeatChanged, SeatTimedOut, Table
 
 from ..i18n import t
-from .house import house_line
+from .house import house_line, told_as_try_out
 from .spectators import dealt_hands_text
 from .words import (
     action_text,
@@ -65,7 +65,7 @@ def rated_key(table: Table) -> str:
     if table.settings.rated:
         return "lobby.rated"
     hints = "_hints" if table.settings.hints else ""
-    return f"lobby.tryout{hints}" if is_tryout(table.rules) else f"lobby.casual{hints}"
+    return f"lobby.tryout{hints}" if told_as_try_out(table.rules) else f"lobby.casual{hints}"
 
 
 def _phase_line(table: Table, obs: Observation, names: Sequence[str], lang: str) -> str:
@@ -200,7 +200,7 @@ def match_result_text(table: Table, summary: MatchSummary | None, lang: str) -> 
     if summary is not None and summary.computers_finished:
         lines.append(t("result.by_computers", lang))
     elif summary is not None and not summary.rated:
-        key = "result.tryout" if is_tryout(table.rules) else "result.casual"
+        key = "result.tryout" if told_as_try_out(table.rules) else "result.casual"
         lines.append(t(key, lang, min=MIN_RATED_DEALS))
     return "\n".join(lines)
 

@@ -133,6 +133,15 @@ async def test_no_rated_match_under_the_minimum_length(env: Any, deals: int) -> 
     assert again.rules.deals == deals and not again.settings.rated
 
 
+async def test_a_short_table_with_house_rules_is_told_casual(env: Any) -> None:
+    """Its house-rules line already says why it is casual: no try-out words."""
+    service, _rec, _timers, _store = env
+    options = {"min_bid": 6}
+    table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=1, options=options)
+    text = public_summary(table, "en")
+    assert not table.settings.rated and "Casual table" in text and "Try-out" not in text
+
+
 async def test_three_deals_of_an_unchanged_preset_are_rated(env: Any) -> None:
     service, _rec, _timers, store = env
     await store.guild_settings.update_guild_settings(GUILD, casual_hints=True)
