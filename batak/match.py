@@ -94,7 +94,7 @@ class Match:
 
     def placements(self) -> list[int]:
         """Each seat's place, 1 = best, by :func:`batak.scoring.placements`: equal
-        totals share a place; partners share theirs (1st and 1st, 3rd and 3rd)."""
+        totals share a place; partners share theirs (1st and 1st, 2nd and 2nd)."""
         return scoring.placements(self.totals, self.rules.partnership)
 
     def copy(self) -> Match:

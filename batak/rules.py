@@ -44,6 +44,9 @@ TRUMP_LEAD_VALUES: Final[tuple[TrumpLead, ...]] = get_args(TrumpLead)
 TIE_BREAK_VALUES: Final[tuple[TieBreak, ...]] = get_args(TieBreak)
 PRESET_NAMES: Final[tuple[PresetName, ...]] = get_args(PresetName)
 MAX_DEALS: Final = 20
+MIN_RATED_DEALS: Final = 3
+"""The shortest match that can change a rating: a shorter one is a try-out (too much
+luck in one or two deals to say anything about the players), always casual."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -212,13 +212,13 @@ def placements(totals: Sequence[int], partnership: bool = False) -> list[int]:
     """Each seat's place in a match, 1 = best; equal totals share a place.
 
     Alone: 1 + the number of seats with a higher total. In partnerships the
-    pairs are placed, not the seats: the winning pair is both 1st and the
-    other pair both 3rd (both 1st when the pairs are level).
+    pairs are placed, not the seats: there are two places, the winning pair is
+    both 1st and the other pair both 2nd (both 1st when the pairs are level).
 
     >>> placements([30, 12, 30, -5])
     [1, 3, 1, 4]
     >>> placements([40, 25, 40, 25], partnership=True)
-    [1, 3, 1, 3]
+    [1, 2, 1, 2]
     >>> placements([10, 10, 10, 10], partnership=True)
     [1, 1, 1, 1]
     """
@@ -226,7 +226,7 @@ def placements(totals: Sequence[int], partnership: bool = False) -> list[int]:
         raise ValueError(f"placements need four totals, got {len(totals)}")
     if partnership:
         sides = (totals[0], totals[1])
-        return [1 + 2 * sum(1 for t in sides if t > totals[s % 2]) for s in range(4)]
+        return [1 + sum(1 for t in sides if t > totals[s % 2]) for s in range(4)]
     return [1 + sum(1 for t in totals if t > totals[s]) for s in range(4)]
 
 

@@ -264,8 +264,10 @@ def leaderboard_picture(
     subtitle: str,
     lang: str,
     bots: Sequence[Standing] = (),
+    settling: Sequence[tuple[Standing, str]] = (),
 ) -> Drawing | None:
-    """The people's leaderboard, the computer levels on a line apart under it."""
+    """The people's leaderboard, the computer levels on a line apart under it, then the
+    people still settling in (named, not ranked)."""
 
     def row(rank: int, s: Standing, name: str) -> LeaderboardRow:
         return LeaderboardRow(
@@ -287,6 +289,7 @@ def leaderboard_picture(
             bots=tuple(
                 row(i + 1, b, t(f"level.{b.bot_level}", lang)) for i, b in enumerate(bots[:3])
             ),
+            settling=tuple(name for _, name in settling[:10]),
         ),
         partial(render_leaderboard, lang=lang),
     )

@@ -84,24 +84,31 @@ class StandingsCommands(commands.Cog):
             text = daily_board_text(daily, names, lang)
             await send(interaction, text, ephemeral=False, files=files_of(pic))
             return
-        # People only; the computer levels on a line apart (their own ranks).
+        # People only, ranked once settled; those still settling in named apart; the
+        # computer levels on a line apart (their own ranks).
         rows = await self.store.standings.leaderboard(
-            guild_id, by=by, period=period, limit=10, include_bots=False
+            guild_id, by=by, period=period, limit=10, include_bots=False, settled=True
+        )
+        newcomers = await self.store.standings.leaderboard(
+            guild_id, by=by, period=period, limit=10, include_bots=False, settled=False
         )
         bots = await self.store.standings.leaderboard(
             guild_id, by=by, period=period, limit=3, bots_only=True
         )
-        if not rows and not bots:
+        if not rows and not bots and not newcomers:
             await send(interaction, t("leaderboard.empty", lang), ephemeral=False)
             return
         names = await names_of(
-            self.bot, interaction, [s.user_id for s in rows if s.user_id is not None]
+            self.bot,
+            interaction,
+            [s.user_id for s in (*rows, *newcomers) if s.user_id is not None],
         )
         named = named_standings(rows, names, lang)
+        settling = named_standings(newcomers, names, lang)
         title = t(f"leaderboard.title_{by}", lang)
         subtitle = t(f"period.{period}", lang)
-        text = board_text(named, title, subtitle, lang, bots)
-        drawing = pictures.leaderboard_picture(named, title, subtitle, lang, bots)
+        text = board_text(named, title, subtitle, lang, bots, settling)
+        drawing = pictures.leaderboard_picture(named, title, subtitle, lang, bots, settling)
         pic = await pictures.draw(drawing)
         await send(interaction, text, ephemeral=False, files=files_of(pic))
 

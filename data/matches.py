@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from batak import scoring
-from batak.rules import Rules, preset
+from batak.rules import MIN_RATED_DEALS, Rules, preset
 
 from . import ratings
 from .announcements import AnnouncementStore
@@ -109,8 +109,8 @@ def placements_of(
     totals: Sequence[int], winners: Sequence[int] | None = None, *, partnership: bool = False
 ) -> list[int]:
     """Each seat's place, by :func:`batak.scoring.placements`: equal totals share a
-    place, and in partnerships both partners share their pair's (1st and 1st, 3rd
-    and 3rd). ``winners``, when given, must be the seats placed 1st: a caller whose
+    place, and in partnerships both partners share their pair's (1st and 1st, 2nd
+    and 2nd). ``winners``, when given, must be the seats placed 1st: a caller whose
     winners disagree with the totals gets a ``ValueError`` rather than a wrong table.
     """
     places = scoring.placements(totals, partnership=partnership)
@@ -119,6 +119,15 @@ def placements_of(
             f"winners {sorted(winners)} are not the seats with the best total {list(totals)}"
         )
     return places
+
+
+def too_short_to_rate(records: Sequence[Mapping[str, Any]], rules: Mapping[str, Any]) -> bool:
+    """A try-out: fewer than :data:`~batak.rules.MIN_RATED_DEALS` deals were played, or
+    the rules set a match that short. The table service already makes such a table
+    casual; the store refuses to rate one all the same."""
+    deals = rules.get("deals")
+    short = isinstance(deals, int) and not isinstance(deals, bool) and deals < MIN_RATED_DEALS
+    return short or len(records) < MIN_RATED_DEALS
 
 
 def encode_records(records: Iterable[Mapping[str, Any]]) -> bytes:
@@ -166,9 +175,13 @@ class MatchStore:
         A casual match (``rated=False``) is stored with its players and records for the
         history, but changes no rating and no standing: its players' ratings before and
         after are the same. ``computers_finished``: every person had left and the
-        computers played it to its end; such a match is never rated.
+        computers played it to its end; such a match is never rated. Nor is a try-out:
+        fewer than :data:`~batak.rules.MIN_RATED_DEALS` deals played (or set in
+        ``rules``), whatever the caller says.
+
+        Each player carries its ``rated_matches`` in the server, this match included.
         """
-        if computers_finished:
+        if computers_finished or too_short_to_rate(records, rules):
             rated = False
         if len(seats) != 4 or any(s.is_empty for s in seats):
             raise ValueError("a finished match has four occupied seats")
@@ -236,11 +249,16 @@ class MatchStore:
             uniq = sorted(set(keys))
             marks = ", ".join("?" for _ in uniq)
             async with db.execute(
-                f"SELECT player_key, mu, sigma FROM standings WHERE guild_id = ? "
+                f"SELECT player_key, mu, sigma, matches FROM standings WHERE guild_id = ? "
                 f"AND period = 'all' AND player_key IN ({marks})",
                 (guild_id, *uniq),
             ) as c:
-                prior = {r[0]: (float(r[1]), float(r[2])) for r in await c.fetchall()}
+                found = await c.fetchall()
+            prior = {r[0]: (float(r[1]), float(r[2])) for r in found}
+            counts = {r[0]: int(r[3]) for r in found}
+            if rated:  # the standings count one match per seat a key holds
+                for k in keys:
+                    counts[k] = counts.get(k, 0) + 1
             before = {k: prior.get(k, (ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)) for k in uniq}
             if rated:
                 after = ratings.rate_match(keys, places, before, partnership=partnership)
@@ -268,6 +286,7 @@ class MatchStore:
                         sigma_before=before[k][1],
                         mu_after=after[k][0],
                         sigma_after=after[k][1],
+                        rated_matches=counts.get(k, 0),
                     )
                 )
             await db.executemany(
@@ -319,11 +338,27 @@ class MatchStore:
         )
 
     async def _match_summaries(
-        self, db: Connection, match_ids: Sequence[int], with_records: bool
+        self,
+        db: Connection,
+        match_ids: Sequence[int],
+        with_records: bool,
+        with_counts: bool = False,
     ) -> list[MatchSummary]:
         if not match_ids:
             return []
         marks = ", ".join("?" for _ in match_ids)
+        counts: dict[tuple[int, int], int] = {}
+        if with_counts:
+            # each player's rated matches in the server up to this one (as the standings
+            # counted them then: one per seat)
+            async with db.execute(
+                "SELECT p.match_id, p.seat, (SELECT count(*) FROM match_players q "
+                "JOIN matches m ON m.id = q.match_id WHERE q.guild_id = p.guild_id "
+                "AND q.player_key = p.player_key AND q.match_id <= p.match_id "
+                f"AND m.rated = 1) FROM match_players p WHERE p.match_id IN ({marks})",
+                match_ids,
+            ) as cur:
+                counts = {(r[0], r[1]): int(r[2]) for r in await cur.fetchall()}
         async with db.execute(f"SELECT * FROM matches WHERE id IN ({marks})", match_ids) as cur:
             rows = {r["id"]: r for r in await cur.fetchall()}
         players: dict[int, list[MatchPlayer]] = {m: [] for m in match_ids}
@@ -349,6 +384,7 @@ class MatchStore:
                         sigma_before=r["sigma_before"],
                         mu_after=r["mu_after"],
                         sigma_after=r["sigma_after"],
+                        rated_matches=counts.get((r["match_id"], r["seat"])),
                     )
                 )
         records: dict[int, tuple[dict[str, Any], ...]] = {}
@@ -385,7 +421,7 @@ class MatchStore:
 
     async def get_match(self, match_id: int, *, with_records: bool = True) -> MatchSummary | None:
         async with self.database.snapshot() as db:
-            found = await self._match_summaries(db, [match_id], with_records)
+            found = await self._match_summaries(db, [match_id], with_records, with_counts=True)
         return found[0] if found else None
 
     async def recent_matches(

@@ -331,6 +331,7 @@ class MatchPlayer:
     sigma_before: float
     mu_after: float
     sigma_after: float
+    rated_matches: int | None = None  # in the server, up to this one (None: not read)
 
     @property
     def is_bot(self) -> bool:
@@ -387,7 +388,7 @@ def ordinal(mu: float, sigma: float) -> float:
 RATING_BASE: Final = 1000
 RATING_SCALE: Final = 40
 PROVISIONAL_MATCHES: Final = 5
-"""A rating is provisional (shown with ``?``) until this many rated matches."""
+"""A player is still settling in (provisional, no rating shown) until this many."""
 
 
 def display_rating(value: float) -> int:
@@ -420,6 +421,7 @@ class Standing:
     start_rating: float
     last_match_at: str
     rank: int | None = None
+    rated_matches: int | None = None  # all time, whatever the period (None: not read)
 
     @property
     def is_bot(self) -> bool:
@@ -449,8 +451,8 @@ class Standing:
 
     @property
     def provisional(self) -> bool:
-        """Fewer than :data:`PROVISIONAL_MATCHES` rated matches in the period."""
-        return self.matches < PROVISIONAL_MATCHES
+        """Fewer than :data:`PROVISIONAL_MATCHES` rated matches, all time when read."""
+        return (self.rated_matches or self.matches) < PROVISIONAL_MATCHES
 
 
 # --------------------------------------------------------------------------- daily

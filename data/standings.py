@@ -13,6 +13,7 @@ from .base import (
     _period,
 )
 from .models import (
+    PROVISIONAL_MATCHES,
     MatchPlayer,
     Standing,
     ordinal,
@@ -130,6 +131,7 @@ class StandingStore:
             start_rating=r["start_ordinal"],
             last_match_at=r["last_match_at"],
             rank=rank,
+            rated_matches=r["rated_matches"],
         )
 
     async def leaderboard(
@@ -143,23 +145,31 @@ class StandingStore:
         include_bots: bool = True,
         min_matches: int = 1,
         bots_only: bool = False,
+        settled: bool | None = None,
     ) -> list[Standing]:
         """The server's standings: ``by`` 'rating' or 'wins'; ``period`` 'all', 'month'
         (this UTC month) or 'YYYY-MM'. In a month, ratings are as of each player's
         last match of that month. Entries carry their 1-based ``rank``.
-        ``include_bots=False`` ranks people only, ``bots_only`` the computer levels only."""
+        ``include_bots=False`` ranks people only, ``bots_only`` the computer levels only.
+        ``settled`` True ranks only the players past their first
+        :data:`~data.models.PROVISIONAL_MATCHES` rated matches (all time), False lists
+        only those still settling in; None: everyone."""
         per = _period(period, self.database.now())
         order = {
-            "rating": "ordinal DESC, wins DESC, player_key",
-            "wins": "wins DESC, matches ASC, ordinal DESC, player_key",
+            "rating": "s.ordinal DESC, s.wins DESC, s.player_key",
+            "wins": "s.wins DESC, s.matches ASC, s.ordinal DESC, s.player_key",
         }.get(by)
         if order is None:
             raise ValueError(f"by must be 'rating' or 'wins', not {by!r}")
-        bots = "" if include_bots else " AND user_id IS NOT NULL"
+        bots = "" if include_bots else " AND s.user_id IS NOT NULL"
         if bots_only:
-            bots = " AND user_id IS NULL"
+            bots = " AND s.user_id IS NULL"
+        if settled is not None:
+            bots += f" AND a.matches {'>=' if settled else '<'} {PROVISIONAL_MATCHES}"
         sql = (
-            f"SELECT * FROM standings WHERE guild_id = ? AND period = ? AND matches >= ?{bots} "
+            f"SELECT s.*, a.matches AS rated_matches FROM standings s JOIN standings a "
+            "ON a.guild_id = s.guild_id AND a.period = 'all' AND a.player_key = s.player_key "
+            f"WHERE s.guild_id = ? AND s.period = ? AND s.matches >= ?{bots} "
             f"ORDER BY {order} LIMIT ? OFFSET ?"
         )
         async with (
@@ -178,7 +188,9 @@ class StandingStore:
         bots = "" if include_bots else " AND user_id IS NOT NULL"
         async with self.database.snapshot() as db:
             async with db.execute(
-                "SELECT * FROM standings WHERE guild_id = ? AND period = ? AND player_key = ?",
+                "SELECT s.*, a.matches AS rated_matches FROM standings s JOIN standings a "
+                "ON a.guild_id = s.guild_id AND a.period = 'all' AND a.player_key = s.player_key "
+                "WHERE s.guild_id = ? AND s.period = ? AND s.player_key = ?",
                 (guild_id, per, player_key),
             ) as cur:
                 row = await cur.fetchone()

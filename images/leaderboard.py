@@ -18,21 +18,22 @@ X_PCT = W - PAD - 14
 X_PLAYED = X_PCT - 100
 X_WINS = X_PLAYED - 102
 X_RATING = X_WINS - 115
-NOTE_H = 30  # a line under the panel: the computers, what "?" means
+NOTE_H = 30  # a line under the panel: the computers, the people still settling in
 
 
-def rating_text(row: LeaderboardRow) -> str:
-    """1234, or 1234? while provisional."""
-    return f"{row.rating:.0f}" + ("?" if row.provisional else "")
+def rating_text(row: LeaderboardRow, lang: str) -> str:
+    """1234, or a word while the player is still settling in (never a bare number)."""
+    return text_for(lang, "img.settling") if row.provisional else f"{row.rating:.0f}"
 
 
 def _notes(view: LeaderboardView, lang: str) -> list[str]:
     notes = []
     if view.bots:
-        bots = " · ".join(f"{clean(b.name)} {rating_text(b)}" for b in view.bots)
+        bots = " · ".join(f"{clean(b.name)} {rating_text(b, lang)}" for b in view.bots)
         notes.append(text_for(lang, "img.computers", list=bots))
-    if any(r.provisional for r in (*view.rows, *view.bots)):
-        notes.append(text_for(lang, "img.provisional"))
+    if view.settling:
+        names = ", ".join(clean(n) for n in view.settling)
+        notes.append(text_for(lang, "img.provisional", names=names))
     return notes
 
 
@@ -76,7 +77,7 @@ def render_leaderboard_image(
     for row, cy in board_rows(im, d, th, lang, view.rows, view.highlight_rank, name_room):
         d.text(
             (X_RATING, cy),
-            rating_text(row),
+            rating_text(row, lang),
             font=font(22, True),
             fill=th.dim if row.provisional else th.accent,
             anchor="rm",

@@ -338,7 +338,7 @@ class LeaderboardRow:
     colour: Colour | None = None
     initials: str = ""
     provisional: bool = False
-    """The rating is still provisional: drawn with a "?"."""
+    """The player is still settling in: the rating is not drawn as a number."""
 
 
 @dataclass(frozen=True)
@@ -349,6 +349,9 @@ class LeaderboardView:
     highlight_rank: int | None = None
     bots: tuple[LeaderboardRow, ...] = ()
     """The computer players, shown apart under the people (their rank is their own)."""
+    settling: tuple[str, ...] = ()
+    """The people still settling in (too few rated matches): named under the board,
+    not ranked."""
 
     def __post_init__(self) -> None:
         if len(self.rows) > 10:

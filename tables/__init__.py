@@ -52,7 +52,9 @@ from .model import (
     TableSettings,
     TableStatus,
     as_pace,
+    can_be_rated,
     is_preset_unchanged,
+    is_tryout,
     phase_of,
 )
 from .tables import TableService
@@ -89,9 +91,11 @@ __all__ = [
     "TableStatus",
     "TurnStarted",
     "as_pace",
+    "can_be_rated",
     "computer_choice",
     "hint_for",
     "is_preset_unchanged",
+    "is_tryout",
     "make_computer",
     "phase_of",
 ]

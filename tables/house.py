@@ -2,7 +2,8 @@
 
 Every value is judged by the engine (:class:`batak.Rules`); a change the engine refuses
 changes nothing and is answered with its reason, which names the option. A table whose
-rules differ from its preset is casual: its match never changes a rating.
+rules differ from its preset, or whose match is shorter than 3 deals (a try-out), is
+casual: its match never changes a rating.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from batak import Rules, RulesError, preset
 
 from .errors import ServiceError
 from .events import Moment, TableChanged
-from .model import Table, is_preset_unchanged
+from .model import Table, can_be_rated
 from .registry import Registry
 
 
@@ -51,15 +52,17 @@ class HouseRules:
 
     async def set_rules(self, table_id: int, user_id: int, options: Mapping[str, Any]) -> Rules:
         """The host changes options of the lobby's rules (``{}`` or ``{"preset": name}``
-        included). The table stays rated only while it plays its preset unchanged; once
-        casual it stays casual (the people at it were told so)."""
+        included). The table stays rated only while it plays its preset unchanged for at
+        least :data:`~batak.rules.MIN_RATED_DEALS` deals (:func:`can_be_rated`: fewer is
+        a try-out); once casual it stays casual (the people at it were told so), also
+        when the deals are put back to 3 or more."""
         table = self.host_lobby(table_id, user_id)
         async with self.reg.hold(table):
             table = self.host_lobby(table_id, user_id)
             rules = rules_with(table.rules, options)
             if rules == table.rules:
                 return rules
-            rated = table.settings.rated and is_preset_unchanged(rules)
+            rated = table.settings.rated and can_be_rated(rules)
             hints = table.settings.hints
             if table.settings.rated and not rated:
                 guild = await self.reg.store.guild_settings.get_guild_settings(table.game.guild_id)

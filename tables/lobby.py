@@ -29,7 +29,7 @@ from .model import (
     Table,
     TableSettings,
     as_pace,
-    is_preset_unchanged,
+    can_be_rated,
     phase_of,
 )
 from .notify import Notifications
@@ -69,9 +69,10 @@ class Lobby:
     ) -> Table:
         """Open a lobby with the host in seat 0 (or the given seats).
 
-        The table is rated when it plays a preset unchanged (:func:`is_preset_unchanged`)
-        and the host did not ask for a ``casual`` one (``options``: house rules, judged by
-        the engine, make it casual); a casual table gives hints when
+        The table is rated when it plays a preset unchanged for at least
+        :data:`~batak.rules.MIN_RATED_DEALS` deals (:func:`can_be_rated`: a shorter match
+        is a try-out) and the host did not ask for a ``casual`` one (``options``: house
+        rules, judged by the engine, make it casual); a casual table gives hints when
         the server allows them (``casual_hints``). ``language`` is the table's (public
         messages); default: the server's setting.
 
@@ -98,7 +99,7 @@ class Lobby:
             language=language or g.language,
             first_dealer=0,
             rematch_of=rematch_of,
-            rated=not casual and is_preset_unchanged(rules),
+            rated=not casual and can_be_rated(rules),
             watching=watching,
         )
         settings = replace(settings, hints=not settings.rated and g.casual_hints)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from batak import Action, Match, Observation, Rules
+from batak.rules import MIN_RATED_DEALS
 from data import BOT_LEVELS as BOT_LEVELS  # re-exported: the one list lives in data
 from data import Game, MatchSummary, Seat
 
@@ -140,7 +141,8 @@ class TableSettings:
     rematch_of: int | None = None
     """The table this one is the rematch of."""
     rated: bool = True
-    """Rated tables play a preset unchanged without hints; only their matches change
+    """Rated tables play a preset unchanged, at least 3 deals long (:func:`can_be_rated`),
+    without hints; only their matches change
     ratings and standings. A row stored before rated tables existed is rated."""
     hints: bool = False
     """Hints are given at this table (only ever at a casual one)."""
@@ -430,6 +432,19 @@ def is_preset_unchanged(rules: Rules) -> bool:
     """The rules are their preset's, every option as the preset has it; only the match
     length may be chosen (a shorter match is the same game)."""
     return rules == Rules.from_preset(rules.preset, deals=rules.deals)
+
+
+def is_tryout(rules: Rules) -> bool:
+    """A match of fewer than :data:`~batak.rules.MIN_RATED_DEALS` deals: a try-out,
+    never rated whatever its other rules."""
+    return rules.deals < MIN_RATED_DEALS
+
+
+def can_be_rated(rules: Rules) -> bool:
+    """The one rule of what a rated table plays: its preset unchanged
+    (:func:`is_preset_unchanged`) and a match of at least
+    :data:`~batak.rules.MIN_RATED_DEALS` deals (:func:`is_tryout`)."""
+    return is_preset_unchanged(rules) and not is_tryout(rules)
 
 
 def phase_of(match: Match | None) -> str:

@@ -14,11 +14,13 @@ from batak import BIDS, PRESET_NAMES, Rules, RulesError
 from batak.rules import (
     ALL_PASS_VALUES,
     MAX_DEALS,
+    MIN_RATED_DEALS,
     SCORING_VALUES,
     TIE_BREAK_VALUES,
     TRUMP_LEAD_VALUES,
     show_value,
 )
+from tables import is_preset_unchanged, is_tryout
 
 from ..i18n import t
 
@@ -154,6 +156,12 @@ def complete(current: str, limit: int = 25) -> list[str]:
     return [c for c in out if len(c) <= 100][:limit]
 
 
+def told_as_try_out(rules: Rules) -> bool:
+    """A casual table is told it is a try-out when the short match is what keeps it from
+    being rated (with house rules, the house-rules line already says why)."""
+    return is_tryout(rules) and is_preset_unchanged(rules)
+
+
 def panel_text(rules: Rules, table_id: int, rated: bool, watching: bool, lang: str) -> str:
     """The host's rules panel: every option and its value (the changed ones marked), and
     what the table is."""
@@ -162,7 +170,12 @@ def panel_text(rules: Rules, table_id: int, rated: bool, watching: bool, lang: s
     for option in PANEL_OPTIONS:
         mark = " ✱" if option in changed else ""
         lines.append(f"`{option}` = **{shown_value(rules, option)}**{mark}")
-    lines.append(t("house.rated" if rated else "house.casual", lang))
+    if rated:
+        lines.append(t("house.rated", lang))
+    elif told_as_try_out(rules):  # why it is casual: too short to be rated
+        lines.append(t("house.tryout", lang, min=MIN_RATED_DEALS))
+    else:
+        lines.append(t("house.casual", lang))
     lines.append(t("watch.on_line" if watching else "watch.off_line", lang))
     lines.append(t("house.panel_help", lang))
     return "\n".join(lines)

@@ -8,7 +8,14 @@ from collections.abc import Mapping, Sequence
 
 from batak import Suit
 from batak.scoring import Holding, contract_made, side_tricks
-from data import DailyResult, GuildSettings, MatchSummary, Standing, UserSettings
+from data import (
+    PROVISIONAL_MATCHES,
+    DailyResult,
+    GuildSettings,
+    MatchSummary,
+    Standing,
+    UserSettings,
+)
 
 from ..i18n import t
 from .words import safe_name, suit_text
@@ -39,9 +46,13 @@ def named_standings(
     return named
 
 
-def rating_text(s: Standing) -> str:
-    """The rating people read (1000 + 40 x ordinal), ``?`` while provisional."""
-    return f"{s.shown_rating}" + ("?" if s.provisional else "")
+def rating_text(s: Standing, lang: str) -> str:
+    """The rating people read (1000 + 40 x ordinal); while the player is still settling
+    in (:attr:`data.Standing.provisional`) words saying so, never a number."""
+    if s.provisional:
+        n = s.rated_matches or s.matches  # all time when read
+        return t("rating.settling", lang, n=n, of=PROVISIONAL_MATCHES)
+    return str(s.shown_rating)
 
 
 def board_text(
@@ -50,9 +61,12 @@ def board_text(
     subtitle: str,
     lang: str,
     bots: Sequence[Standing] = (),
+    settling: Sequence[tuple[Standing, str]] = (),
 ) -> str:
     """The people's leaderboard by rating or wins (also the picture's screen-reader
-    text), then the computer players on a line apart."""
+    text), then the computer players on a line apart, then the people still settling in
+    (fewer than :data:`~data.models.PROVISIONAL_MATCHES` rated matches: named, never
+    ranked)."""
     lines = [f"{title} · {subtitle}"]
     for s, name in named:
         lines.append(
@@ -61,16 +75,19 @@ def board_text(
                 lang,
                 rank=s.rank,
                 name=safe_name(name),
-                rating=rating_text(s),
+                rating=rating_text(s, lang),
                 wins=s.wins,
                 matches=s.matches,
             )
         )
     if bots:
-        listed = " · ".join(f"{t(f'level.{b.bot_level}', lang)} {rating_text(b)}" for b in bots)
+        listed = " · ".join(
+            f"{t(f'level.{b.bot_level}', lang)} {rating_text(b, lang)}" for b in bots
+        )
         lines.append(t("leaderboard.bots", lang, list=listed))
-    if any(s.provisional for s, _ in named) or any(b.provisional for b in bots):
-        lines.append(t("leaderboard.provisional", lang))
+    if settling:
+        names = ", ".join(safe_name(name) for _, name in settling)
+        lines.append(t("leaderboard.provisional", lang, names=names, of=PROVISIONAL_MATCHES))
     return "\n".join(lines)
 
 
@@ -101,8 +118,8 @@ def stats_text(name: str, overall: Standing, month: Standing | None, lang: str) 
                 "stats.line",
                 lang,
                 period=label,
-                rank=s.rank,
-                rating=rating_text(s),
+                rank="–" if s.provisional else s.rank,  # not ranked while settling in
+                rating=rating_text(s, lang),
                 matches=s.matches,
                 wins=s.wins,
                 win_rate=f"{100 * s.win_rate:.0f}",

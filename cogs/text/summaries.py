@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from batak import PASS, card_label, cards_of, scoring
 from batak.cards import HAND_SUIT_ORDER, SUIT_MASKS
 from batak.deal import Observation, Phase
-from data import MatchSummary, display_rating
+from batak.rules import MIN_RATED_DEALS
+from data import PROVISIONAL_MATCHES, MatchPlayer, MatchSummary, display_rating
 from tables import RecordingFailed, SeatChanged, SeatTimedOut, Table
 
 from ..i18n import t
-from .house import house_line
+from .house import house_line, told_as_try_out
 from .spectators import dealt_hands_text
 from .words import (
     action_text,
@@ -59,10 +60,12 @@ def _trick_line(table: Table, obs: Observation, lang: str) -> str | None:
 
 # ----------------------------------------------------------------------------- public text
 def rated_key(table: Table) -> str:
-    """The lobby's line on whether the table is rated (and if not, whether it gives hints)."""
+    """The lobby's line on whether the table is rated (and if not, why: a try-out, too
+    short to be rated; and whether it gives hints)."""
     if table.settings.rated:
         return "lobby.rated"
-    return "lobby.casual_hints" if table.settings.hints else "lobby.casual"
+    hints = "_hints" if table.settings.hints else ""
+    return f"lobby.tryout{hints}" if told_as_try_out(table.rules) else f"lobby.casual{hints}"
 
 
 def _phase_line(table: Table, obs: Observation, names: Sequence[str], lang: str) -> str:
@@ -83,8 +86,9 @@ def _phase_line(table: Table, obs: Observation, names: Sequence[str], lang: str)
     return line
 
 
-def public_summary(table: Table, lang: str, note: str | None = None) -> str:
-    """The screen-reader text of the table message: public facts only."""
+def public_summary(table: Table, lang: str, note: str | None = None, *, turn: bool = True) -> str:
+    """The screen-reader text of the table message: public facts only. ``turn=False``
+    leaves out whose turn it is (the daily hand says it in its own words)."""
     names = seat_names(table, lang)
     rules = table.rules
     head = t(
@@ -104,7 +108,7 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
             else:
                 lines.append(t("lobby.seat", lang, n=i + 1, name=name))
         lines.append(t("lobby.pace", lang, pace=t(f"pace.{table.pace}", lang)))
-        lines.append(t(rated_key(table), lang))
+        lines.append(t(rated_key(table), lang, min=MIN_RATED_DEALS))
         lines.append(t("lobby.help", lang))
         return "\n".join(lines)
     match = table.match
@@ -136,7 +140,8 @@ def public_summary(table: Table, lang: str, note: str | None = None) -> str:
         lines.append(t("summary.tricks", lang, tricks=won))
     totals = ", ".join(f"{names[s]} {match.totals[s]}" for s in range(4))
     lines.append(t("summary.totals", lang, totals=totals))
-    lines.append(_phase_line(table, obs, names, lang))
+    if turn:
+        lines.append(_phase_line(table, obs, names, lang))
     if note:
         lines.append(note)
     return "\n".join(lines)
@@ -188,16 +193,31 @@ def match_result_text(table: Table, summary: MatchSummary | None, lang: str) -> 
     for s in order:
         line = t("result.line", lang, place=places[s], name=names[s], total=match.totals[s])
         if summary is not None and summary.rated:
-            p = summary.players[s]
-            if p.user_id is not None:
-                change = display_rating(p.rating_after) - display_rating(p.rating_before)
-                line += " " + t("result.rating", lang, change=f"{change:+d}")
+            rating = rating_line(summary.players[s], lang)
+            if rating is not None:
+                line += " " + rating
         lines.append(line)
     if summary is not None and summary.computers_finished:
         lines.append(t("result.by_computers", lang))
     elif summary is not None and not summary.rated:
-        lines.append(t("result.casual", lang))
+        key = "result.tryout" if told_as_try_out(table.rules) else "result.casual"
+        lines.append(t(key, lang, min=MIN_RATED_DEALS))
     return "\n".join(lines)
+
+
+def rating_line(p: MatchPlayer, lang: str) -> str | None:
+    """What a rated result says of a person's rating: the new rating and its change
+    once they are settled; while they are still settling in (their first
+    :data:`~data.models.PROVISIONAL_MATCHES` rated matches) how far along they are,
+    never a number that means little yet. Nothing for a computer player, or when the
+    count was not read."""
+    if p.user_id is None or p.rated_matches is None:
+        return None
+    if p.rated_matches < PROVISIONAL_MATCHES:
+        return t("result.settling", lang, n=p.rated_matches, of=PROVISIONAL_MATCHES)
+    after = display_rating(p.rating_after)
+    change = after - display_rating(p.rating_before)
+    return t("result.rating", lang, rating=str(after), change=f"{change:+d}")
 
 
 def result_link_text(table: Table, lang: str) -> str:
@@ -230,7 +250,8 @@ def hand_text(table: Table, seat: int, lang: str, notice: str | None = None) -> 
             parts.append(" ".join(cards) if cards else f"{suit.symbol} –")
         lines.append(" · ".join(parts))
     if table.is_daily:
-        lines.append(public_summary(table, lang))
+        # the table's facts without its turn line: the lines below say whose turn it is
+        lines.append(public_summary(table, lang, turn=False))
     else:
         if obs.contract is not None:
             c = obs.contract

@@ -217,7 +217,8 @@ async def test_turn_timeouts_hand_the_seat_to_a_computer() -> None:
 
 
 async def test_one_person_and_three_computers_play_a_whole_match() -> None:
-    """Lobby → start with computers → a whole 1-deal match → standings, stats, history."""
+    """Lobby → start with computers → a whole 1-deal match: a try-out, so no standings
+    (nothing on the leaderboard, no statistics), but in the history."""
     from batak.records import loads
 
     async with Driver(patience=PATIENCE) as d:
@@ -231,12 +232,15 @@ async def test_one_person_and_three_computers_play_a_whole_match() -> None:
             result = await d.wait_for_message(lambda m: "Winner" in m.text() and not m.ephemeral_to)
             assert d.images(result), "the match result is a picture"
 
+            assert "A try-out (fewer than 3 deals): not rated" in result.text()
+            assert "rating" not in result.text().split("A try-out")[0]
+
             board = await d.slash(bob, "batak leaderboard", wait="response")
             text = " ".join(m.text() for m in [board.response, *board.followups] if m)
-            assert "Alice" in text
+            assert "No finished matches on this server yet." in text and "Alice" not in text
             stats = await d.slash(bob, "batak stats", {"user": alice}, wait="response")
             text = " ".join(m.text() for m in [stats.response, *stats.followups] if m)
-            assert "1" in text and "Alice" in text
+            assert "has no finished match on this server yet" in text
             history = await d.slash(alice, "batak history", wait="response")
             files = [
                 (m, a)

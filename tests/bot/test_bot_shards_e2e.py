@@ -78,8 +78,9 @@ async def test_two_shards_in_one_process_and_the_operator_port() -> None:
             status, body = await get(port, "/metrics")
             assert status == 200
             moves_before = metric(body, 'batak_moves_total{actor="player"}')
-            t0 = await open_table_with_bots(d, alice, channel=d.channel(g0))
-            t1 = await open_table_with_bots(d, bob, channel=d.channel(g1))
+            # rated matches (fewer than 3 deals is a try-out, left off the standings)
+            t0 = await open_table_with_bots(d, alice, deals=3, channel=d.channel(g0))
+            t1 = await open_table_with_bots(d, bob, deals=3, channel=d.channel(g1))
             await play(d, alice, await open_hand(d, alice, t0), 2)
             await play(d, bob, await open_hand(d, bob, t1), 2)
             status, body = await get(port, "/metrics")
@@ -127,8 +128,9 @@ async def test_two_processes_on_postgresql_survive_a_sigkill(pg_url: str) -> Non
             running_bot(d, env=env, shard_count=2, shard_ids=(1,), database_url=pg_url) as b1,
         ):
             assert d.fake.connected_shards() == {(0, 2), (1, 2)}
-            t0 = await open_table_with_bots(d, alice, channel=d.channel(g0))
-            t1 = await open_table_with_bots(d, bob, channel=d.channel(g1))
+            # rated matches (fewer than 3 deals is a try-out, left off the standings)
+            t0 = await open_table_with_bots(d, alice, deals=3, channel=d.channel(g0))
+            t1 = await open_table_with_bots(d, bob, deals=3, channel=d.channel(g1))
             h0 = await play(d, alice, await open_hand(d, alice, t0), 2)
             h1 = await play(d, bob, await open_hand(d, bob, t1), 3)
             await b1.kill()  # SIGKILL in the middle of bob's deal

@@ -41,24 +41,45 @@ HARD = replace(ALICE, player_key="b:hard", user_id=None, bot_level="hard", rank=
 
 
 def test_leaderboard_names_people_and_computer_levels() -> None:
-    named = named_standings([ALICE, HARD], {11: "Alice"}, "en")
+    steady = replace(ALICE, matches=12, rated_matches=12)
+    named = named_standings([steady, replace(HARD, rated_matches=30)], {11: "Alice"}, "en")
     computer = t("seat.bot_level", "en", level=t("level.hard", "en"))
     assert [name for _, name in named] == ["Alice", computer]
     text = board_text(named, "Rating", "All time", "en")
     lines = text.splitlines()
     assert lines[0] == "Rating · All time"
-    # 1000 + 40 x 9.25; four matches is still provisional
-    assert len(lines) == 4 and "Alice" in lines[1] and "1370?" in lines[1]
-    assert "provisional" in lines[-1]
+    # 1000 + 40 x 9.25
+    assert len(lines) == 3 and "Alice" in lines[1] and "rating 1370 ·" in lines[1]
 
 
-def test_leaderboard_keeps_computers_on_a_line_apart() -> None:
+def test_leaderboard_keeps_computers_and_newcomers_apart() -> None:
     steady = replace(ALICE, matches=12)
-    text = board_text(named_standings([steady], {11: "Alice"}, "en"), "R", "A", "en", [HARD])
+    newcomer = replace(ALICE, player_key="u:12", user_id=12, matches=2, rank=None)
+    text = board_text(
+        named_standings([steady], {11: "Alice"}, "en"),
+        "R",
+        "A",
+        "en",
+        [HARD],
+        named_standings([newcomer], {12: "Bob"}, "en"),
+    )
     lines = text.splitlines()
-    assert "1370" in lines[1] and "?" not in lines[1]
-    assert lines[2] == "Computer players: hard 1120?"  # 1000 + 40 x 3.0, provisional
+    assert "1370" in lines[1] and "?" not in text
+    # the computer level is still settling in: words, not a number
+    assert lines[2] == "Computer players: hard not shown yet (4 of 5 rated matches)"
     assert "Computer" not in " ".join(lines[:2])
+    # a person with two rated matches is named apart, never ranked nor rated
+    assert lines[3] == "Still settling in, not ranked until 5 rated matches: Bob"
+    assert "Bob" not in " ".join(lines[:3])
+
+
+def test_a_month_does_not_make_a_regular_a_newcomer() -> None:
+    month = replace(ALICE, period="2026-12", matches=1, rated_matches=40)
+    assert not month.provisional
+    assert "rating 1370 ·" in stats_text("Alice", month, None, "en")
+    newcomer = stats_text("Alice", replace(ALICE, matches=2), None, "en").splitlines()[1]
+    assert "rank –" in newcomer and "rating not shown yet (2 of 5 rated matches)" in newcomer
+    assert "1370" not in newcomer
 
 
 def test_daily_board_has_one_line_per_result() -> None:

@@ -47,7 +47,7 @@ def test_numbers_and_percent_per_locale() -> None:
     assert "5,9" in t("hint.base", "tr", tricks="5.9", **base)
     assert "5.9" in t("hint.base", "en", tricks="5.9", **base)
     assert "5,9" in t("hint.base", "fr", tricks=5.9, **base)
-    assert t("result.rating", "de", change="+1.5") == "(Wertung +1,5)"
+    assert t("result.rating", "de", rating="1012", change="+1.5") == "· Wertung 1012 (+1,5)"
     assert t("summary.head", "en", table=1234, preset="x", deals=1).startswith("Batak table #1234")
 
 

@@ -35,7 +35,7 @@ PEOPLE = [Seat.human(1), Seat.human(2), Seat.human(3), Seat.human(4)]
 
 def records(seed: int) -> list[dict[str, object]]:
     rng = random.Random(seed)
-    return [synthetic_record(rng) for _ in range(2)]
+    return [synthetic_record(rng) for _ in range(3)]  # rated: a try-out changes no standing
 
 
 def end_of(game_id: int) -> list[Announcement]:

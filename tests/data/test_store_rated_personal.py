@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from batak.rules import MIN_RATED_DEALS
 from data import (
     PROVISIONAL_MATCHES,
     InvalidSettingError,
@@ -21,13 +22,15 @@ from data import (
 from data.samples import STANDARD_RULES, synthetic_record
 
 
-def record(scores: list[int]) -> dict[str, Any]:
+def record(scores: list[int]) -> list[dict[str, Any]]:
+    """A match of the shortest rated length: one deal that scores, then quiet ones."""
     rec = synthetic_record(random.Random(sum(scores)))
     rec["score"] = scores
     rec["contract"] = {"seat": 0, "bid": 5, "forced": False, "trump": "S"}
     rec["tricks_won"] = [5, 3, 3, 2]
     rec["rules"] = dict(STANDARD_RULES)
-    return rec
+    quiet = dict(rec, score=[0, 0, 0, 0], contract=None)
+    return [rec] + [quiet] * (MIN_RATED_DEALS - 1)
 
 
 SEATS = [Seat.human(1), Seat.human(2), Seat.bot("hard"), Seat.bot("easy")]
@@ -35,11 +38,11 @@ SEATS = [Seat.human(1), Seat.human(2), Seat.bot("hard"), Seat.bot("easy")]
 
 async def test_casual_match_is_kept_but_changes_no_standing(store: Store) -> None:
     rated = await store.matches.record_match(
-        9, SEATS, [record([50, 10, 5, -20])], rules=STANDARD_RULES
+        9, SEATS, record([50, 10, 5, -20]), rules=STANDARD_RULES
     )
     before = await store.standings.leaderboard(9)
     casual = await store.matches.record_match(
-        9, SEATS, [record([-40, 60, 5, 5])], rules=STANDARD_RULES, rated=False
+        9, SEATS, record([-40, 60, 5, 5]), rules=STANDARD_RULES, rated=False
     )
     assert rated.rated and not casual.rated
     assert all(
@@ -55,7 +58,7 @@ async def test_casual_match_is_kept_but_changes_no_standing(store: Store) -> Non
 
 
 async def test_people_and_computers_apart(store: Store) -> None:
-    await store.matches.record_match(9, SEATS, [record([50, 10, 5, -20])], rules=STANDARD_RULES)
+    await store.matches.record_match(9, SEATS, record([50, 10, 5, -20]), rules=STANDARD_RULES)
     people = await store.standings.leaderboard(9, include_bots=False)
     bots = await store.standings.leaderboard(9, bots_only=True)
     assert {s.player_key for s in people} == {user_key(1), user_key(2)}

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from batak.rules import MIN_RATED_DEALS
 from data import AlreadyRecordedError, GameClosedError, Seat, Store, bot_key, user_key
 from data.matches import placements_of, seat_stats
 from data.samples import STANDARD_RULES, engine_match, synthetic_record
@@ -31,14 +32,21 @@ def record(
     return rec
 
 
+def rated(*recs: dict[str, Any]) -> list[dict[str, Any]]:
+    """The deals ``recs``, then quiet ones (no contract, nobody scores) up to the shortest
+    match that is rated: a shorter one is a try-out and never changes a standing."""
+    quiet = [dict(recs[-1], score=[0, 0, 0, 0], contract=None)] * (MIN_RATED_DEALS - len(recs))
+    return [*recs, *quiet]
+
+
 PEOPLE = [Seat.human(1), Seat.human(2), Seat.human(3), Seat.human(4)]
 
 
 def test_placements_and_seat_stats() -> None:
     assert placements_of([10, 30, 30, -5]) == [3, 1, 1, 4]
     assert placements_of([10, 30, 20, -5], winners=[1]) == [3, 1, 2, 4]
-    # partners share their pair's place: the losing pair is 3rd and 3rd, as in batak.scoring
-    assert placements_of([8, -8, 8, -8], partnership=True) == [1, 3, 1, 3]
+    # partners share their pair's place: the losing pair is 2nd and 2nd, as in batak.scoring
+    assert placements_of([8, -8, 8, -8], partnership=True) == [1, 2, 1, 2]
     assert placements_of([8, 8, 8, 8], partnership=True) == [1, 1, 1, 1]
     with pytest.raises(ValueError, match="best total"):
         placements_of([10, 30, 20, -5], winners=[0])  # winners the totals do not give
@@ -96,7 +104,7 @@ async def test_already_recorded_is_refused(store: Store) -> None:
 
 async def test_free_for_all_rating_update(store: Store) -> None:
     m = await store.matches.record_match(
-        1, PEOPLE, [record([40, 20, 10, -30])], rules=STANDARD_RULES
+        1, PEOPLE, rated(record([40, 20, 10, -30])), rules=STANDARD_RULES
     )
     by_seat = {p.seat: p for p in m.players}
     assert by_seat[0].rating_change > 0 and by_seat[0].mu_after > by_seat[0].mu_before
@@ -106,7 +114,7 @@ async def test_free_for_all_rating_update(store: Store) -> None:
     mu_before = (await store.standings.rating(1, user_key(1)))[0]
     assert mu_before == pytest.approx(by_seat[0].mu_after)
     m2 = await store.matches.record_match(
-        1, PEOPLE, [record([-30, 10, 20, 40])], rules=STANDARD_RULES
+        1, PEOPLE, rated(record([-30, 10, 20, 40])), rules=STANDARD_RULES
     )
     p0 = m2.players[0]
     assert p0.mu_before == pytest.approx(mu_before) and p0.mu_after < mu_before
@@ -116,13 +124,47 @@ async def test_free_for_all_rating_update(store: Store) -> None:
     assert sigma == pytest.approx(25 / 3)
 
 
+async def test_a_try_out_never_changes_a_rating(store: Store) -> None:
+    """Fewer than 3 deals (played, or set in the rules) is a try-out: the store keeps it
+    for the history but rates it not, whatever the caller asks."""
+    one = await store.matches.record_match(
+        1, PEOPLE, [record([80, -40, 10, -30])], rules=STANDARD_RULES, rated=True
+    )
+    two = await store.matches.record_match(
+        1, PEOPLE, rated(record([80, -40, 10, -30]))[:2], rules=STANDARD_RULES
+    )
+    short_rules = dict(STANDARD_RULES, deals=2)  # the rules say 2, whatever was sent
+    three = await store.matches.record_match(
+        1, PEOPLE, rated(record([80, -40, 10, -30])), rules=short_rules
+    )
+    for m in (one, two, three):
+        assert not m.rated
+        assert all(p.mu_after == p.mu_before and p.sigma_after == p.sigma_before for p in m.players)
+        assert all(p.rated_matches == 0 for p in m.players)
+    assert await store.standings.leaderboard(1) == []
+    assert await store.standings.player_stats(1, user_key(1)) is None
+    assert await store.standings.rating(1, user_key(1)) == (25.0, pytest.approx(25 / 3))
+    assert [m.rated for m in await store.matches.recent_matches(1)] == [False] * 3
+    # three deals played under rules of three or more: rated, and on the leaderboard
+    real = await store.matches.record_match(
+        1, PEOPLE, rated(record([80, -40, 10, -30])), rules=STANDARD_RULES
+    )
+    assert real.rated and real.players[0].rating_change > 0
+    assert [p.rated_matches for p in real.players] == [1, 1, 1, 1]
+    assert len(await store.standings.leaderboard(1)) == 4
+    again = await store.matches.get_match(real.id)
+    assert again is not None and [p.rated_matches for p in again.players] == [1, 1, 1, 1]
+    first = await store.matches.get_match(one.id)
+    assert first is not None and [p.rated_matches for p in first.players] == [0, 0, 0, 0]
+
+
 async def test_partnership_rates_both_partners(store: Store) -> None:
     rules = dict(STANDARD_RULES, preset="esli", partnership=True, scoring="tricks")
-    recs = [record([8, -8, 8, -8], holder=0, bid=7, won=[4, 2, 4, 3], partnership=True)]
+    recs = rated(record([8, -8, 8, -8], holder=0, bid=7, won=[4, 2, 4, 3], partnership=True))
     m = await store.matches.record_match(1, PEOPLE, recs, rules=rules)
     p = {x.seat: x for x in m.players}
     assert p[0].won and p[2].won and not p[1].won and not p[3].won
-    assert p[0].placement == p[2].placement == 1 and p[1].placement == p[3].placement == 3
+    assert p[0].placement == p[2].placement == 1 and p[1].placement == p[3].placement == 2
     for s in (0, 2):
         assert p[s].mu_after > p[s].mu_before and p[s].rating_change > 0
     for s in (1, 3):
@@ -138,7 +180,7 @@ async def test_partnership_rates_both_partners(store: Store) -> None:
 async def test_computer_players_have_their_own_ratings(store: Store) -> None:
     seats = [Seat.human(1), Seat.bot("hard"), Seat.bot("hard"), Seat(5, "easy")]  # 5 is away
     m = await store.matches.record_match(
-        1, seats, [record([-30, 40, 20, 10])], rules=STANDARD_RULES
+        1, seats, rated(record([-30, 40, 20, 10])), rules=STANDARD_RULES
     )
     keys = [p.player_key for p in m.players]
     assert keys == [user_key(1), bot_key("hard"), bot_key("hard"), user_key(5)]
@@ -161,18 +203,18 @@ async def test_computer_players_have_their_own_ratings(store: Store) -> None:
 async def test_leaderboards_and_stats(store: Store, clock: Clock) -> None:
     # March: player 1 wins twice, player 2 once
     await store.matches.record_match(
-        1, PEOPLE, [record([50, 10, 5, -10], won=[6, 3, 2, 2])], rules=STANDARD_RULES
+        1, PEOPLE, rated(record([50, 10, 5, -10], won=[6, 3, 2, 2])), rules=STANDARD_RULES
     )
     await store.matches.record_match(
-        1, PEOPLE, [record([40, 30, 5, -10], won=[6, 3, 2, 2])], rules=STANDARD_RULES
+        1, PEOPLE, rated(record([40, 30, 5, -10], won=[6, 3, 2, 2])), rules=STANDARD_RULES
     )
     await store.matches.record_match(
-        1, PEOPLE, [record([-60, 50, 5, 11], won=[4, 4, 3, 2])], rules=STANDARD_RULES
+        1, PEOPLE, rated(record([-60, 50, 5, 11], won=[4, 4, 3, 2])), rules=STANDARD_RULES
     )
     clock.now = datetime(2026, 4, 2, 9, 0, tzinfo=UTC)
     seats = [Seat.human(3), Seat.human(2), Seat.human(5), Seat.human(6)]
     await store.matches.record_match(
-        1, seats, [record([70, 10, 5, -10], won=[7, 3, 2, 1])], rules=STANDARD_RULES
+        1, seats, rated(record([70, 10, 5, -10], won=[7, 3, 2, 1])), rules=STANDARD_RULES
     )
 
     wins = await store.standings.leaderboard(1, by="wins")
@@ -200,8 +242,8 @@ async def test_leaderboards_and_stats(store: Store, clock: Clock) -> None:
 
     st = await store.standings.player_stats(1, user_key(1))
     assert st is not None
-    assert (st.matches, st.wins, st.deals, st.deal_score_sum) == (3, 2, 3, 30)
-    assert st.average_deal_score == pytest.approx(10.0)
+    assert (st.matches, st.wins, st.deals, st.deal_score_sum) == (3, 2, 9, 30)
+    assert st.average_deal_score == pytest.approx(30 / 9)
     assert (st.contracts_taken, st.contracts_made, st.went_down) == (3, 2, 1)
     assert st.rank == 1 + sum(1 for s in rating if s.rating > st.rating)
     assert await store.standings.player_stats(1, user_key(42)) is None
@@ -253,7 +295,7 @@ async def test_purge_closed_games_keeps_matches(store: Store, clock: Clock) -> N
     done = await store.games.create_game(1, 2, 3, {}, seats=PEOPLE)
     await store.games.append_action(done.id, 0, "bid 5", seat=1, phase="auction", to_act=2)
     m = await store.matches.record_match(
-        1, PEOPLE, [record([1, 2, 3, 4])], rules=STANDARD_RULES, game_id=done.id
+        1, PEOPLE, rated(record([1, 2, 3, 4])), rules=STANDARD_RULES, game_id=done.id
     )
     gone = await store.games.create_game(1, 2, 3, {})
     await store.games.cancel_game(gone.id)
