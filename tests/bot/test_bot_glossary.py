@@ -73,7 +73,14 @@ EXTRA: dict[str, set[str]] = {
     "history.by_computers": {"match"},
     "error.not_seated": {"seat"},
     "refusal.not-held": {"hand"},
-    "review.effect.set": {"down"},  # "the contract would likely have been set"
+    "review.effect.set": {"down"},
+    "result.tryout": {"match"},  # "a try-out": a short match
+    "house.tryout": {"casual"},  # a try-out table is a casual table
+    "lobby.tryout": {"casual"},
+    "lobby.tryout_hints": {"casual"},
+    "img.provisional": {
+        "rated"
+    },  # "not ranked yet": not on the rated board  # "the contract would likely have been set"
     "refusal.trump-not-broken": {"trick"},  # "lead": open the next trick
     "cmd.leaderboard": {"rated"},
     "alt.leaderboard": {"rated"},
