@@ -185,9 +185,13 @@ async def test_full_match_of_four_people_without_leaks() -> None:
             for p in people:
                 for m in notified[p.id]:
                     assert f"<@{p.id}>" in m.versions[0].get("content", "")
+            # one deal is a try-out: it is not rated, so it stays off the leaderboard
+            # (test_bot_standings_e2e plays a rated match of three deals onto it)
+            assert "A try-out (fewer than 3 deals): not rated" in result.text()
             board = await d.slash(outsider, "batak leaderboard", wait="response")
             text = " ".join(m.text() for m in [board.response, *board.followups] if m)
-            assert "Alice" in text and "Dave" in text
+            assert "Alice" not in text and "Dave" not in text
+            assert "No rated matches on this server yet" in text
             clean_run(d, bot)
 
 
@@ -237,7 +241,7 @@ async def test_one_person_and_three_computers_play_a_whole_match() -> None:
 
             board = await d.slash(bob, "batak leaderboard", wait="response")
             text = " ".join(m.text() for m in [board.response, *board.followups] if m)
-            assert "No finished matches on this server yet." in text and "Alice" not in text
+            assert "No rated matches on this server yet" in text and "Alice" not in text
             stats = await d.slash(bob, "batak stats", {"user": alice}, wait="response")
             text = " ".join(m.text() for m in [stats.response, *stats.followups] if m)
             assert "has no finished match on this server yet" in text

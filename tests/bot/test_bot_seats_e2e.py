@@ -101,8 +101,9 @@ async def test_a_match_every_person_left_is_finished_by_the_computers_unrated() 
         guild = d.create_guild("Cafe", members=[alice, bob])
         async with running_bot(d, env={"DEV_GUILD_ID": str(guild.id)} | SLOW) as bot:
             before = await d.slash(bob, "batak leaderboard", wait="response")
-            assert "No finished matches on this server yet." in text_of(before)
-            table = await open_table_with_bots(d, alice, deals=2)
+            assert "No rated matches on this server yet" in text_of(before)
+            # three deals: long enough to be rated, so only everyone leaving unrates it
+            table = await open_table_with_bots(d, alice, deals=3)
             await d.slash(alice, "batak leave", wait="response")
             await d.wait_for_message(lambda m: "the last person at it" in m.text())
             result = await d.wait_for_message(

@@ -22,7 +22,7 @@ from tests.bot.e2e_helpers import (
     refresh,
 )
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.server import InteractionRecord, MessageRecord, User
+from tests.fakediscord.server import InteractionRecord, MessageRecord, User, iter_components
 
 SLOW = 30.0  # seconds: first pictures wait for the drawing worker on a busy machine
 
@@ -224,7 +224,19 @@ async def test_names_are_shown_as_data_and_ping_no_one() -> None:
                 lambda: any(c.endswith(":show") for c in ids(d.message(lobby.id))), SLOW
             )
             await open_hand(d, host, lobby)
+            # A button's label is shown as written (no markdown, never a mention), so a
+            # name there ("Waiting for …") is plain characters: no direction overrides,
+            # one line. Everything else a reader sees is checked for escaping.
+            labels = [
+                str(c.get("label") or "")
+                for m in d.messages()
+                for c in iter_components(m.components)
+            ]
+            for label in labels:
+                assert "\u202e" not in label and "\n" not in label, label
             everything = "\n".join(m.text() for m in d.messages())
+            for label in sorted(labels, key=len, reverse=True):
+                everything = everything.replace(label, "")
             for p in people:  # the turn notices' own mentions are the bot's, not a name's
                 everything = everything.replace(f"<@{p.id}>", "")
             for raw in ("**BIG**", "||x||", "](https://", "```", "\u202e", "@everyone"):
