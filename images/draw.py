@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from . import fonts
 from .cards import suit_colour
-from .text import clean, display_name, draw_text, fit, font, initials, length, plain
+from .text import clean, display_name, draw_text, fit, fit_size, font, initials, length, plain
 from .theme import Theme
 from .views import SUIT_SYMBOLS
 
@@ -300,8 +300,13 @@ def name_text(
     fallback: str,
     bold: bool = True,
     anchor: str = "la",
+    smallest: int | None = None,
 ) -> None:
-    """Draw an untrusted player name: cleaned, never empty, ellipsised to fit."""
+    """Draw an untrusted player name: cleaned, never empty, ellipsised to fit; with
+    ``smallest``, a long name is first drawn smaller (down to that size) so that more of
+    it shows."""
+    if smallest is not None and smallest < size:
+        size = fit_size(clean(name, fallback), size, bold, max_width, smallest)
     s = display_name(name, size, bold, max_width, fallback)
     draw_text(d, xy, s, size, fill, bold, anchor)
 

@@ -1,5 +1,6 @@
 """The leaderboard: rank, player, rating, wins, matches (up to 10 people), and the
-computer players on a line apart under them."""
+computer players and the people still settling in on lines apart under them. No win
+rate column: at phone width its room is the names' (the wins and matches give it)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from .theme import Theme, get_theme
 from .views import LeaderboardRow, LeaderboardView
 
 # right edges of the number columns, each wide enough for its label at 18 px
-X_PCT = W - PAD - 14
-X_PLAYED = X_PCT - 100
+X_PLAYED = W - PAD - 14
 X_WINS = X_PLAYED - 102
 X_RATING = X_WINS - 115
 NOTE_H = 30  # a line under the panel: the computers, the people still settling in
@@ -61,12 +61,6 @@ def render_leaderboard_image(
             (text_for(lang, "img.col.rating"), X_RATING, "ra", 80),
             (text_for(lang, "img.col.wins"), X_WINS, "ra", X_WINS - X_RATING - COL_GAP),
             (text_for(lang, "img.col.played"), X_PLAYED, "ra", X_PLAYED - X_WINS - COL_GAP),
-            (
-                text_for(lang, "img.col.win_pct"),
-                X_PCT,
-                "ra",
-                X_PCT - X_PLAYED - COL_GAP,
-            ),
         ],
         empty=n == 0,
     )
@@ -84,12 +78,6 @@ def render_leaderboard_image(
         )
         d.text((X_WINS, cy), str(row.wins), font=font(20), fill=th.text, anchor="rm")
         d.text((X_PLAYED, cy), str(row.matches), font=font(20), fill=th.text, anchor="rm")
-        pct = (
-            text_for(lang, "img.percent", n=round(100 * row.wins / row.matches))
-            if row.matches > 0
-            else "–"
-        )
-        d.text((X_PCT, cy), pct, font=font(20), fill=th.dim, anchor="rm")
     return im
 
 

@@ -116,6 +116,7 @@ def board_row(
         name_room,
         text_for(lang, "img.player", n=rank),
         anchor="lm",
+        smallest=dr.phone_px(W),  # a long name shrinks to the phone's floor first
     )
     return cy
 
