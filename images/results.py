@@ -130,6 +130,7 @@ def render_deal_summary_image(
             NAME_ROOM,
             seat_fallback(seat, lang),
             anchor="lm",
+            smallest=MIN_TEXT,
         )
         # under the name: made or down, then the seat's role (contract, dealer, team)
         sx = NAME_X
@@ -224,6 +225,7 @@ def _dealt_hands(
             INK,
             HAND_W - 28,
             seat_fallback(seat, lang),
+            smallest=MIN_TEXT,
         )
         codes = view.hands[seat]
         for row, suit in enumerate(s.letter for s in HAND_SUIT_ORDER):
