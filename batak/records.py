@@ -105,7 +105,9 @@ def loads(text: str) -> list[Deal]:
         except json.JSONDecodeError as exc:
             raise RecordError(f"line {number}", f"not JSON: {exc.msg}", line=number) from None
         except RecursionError:
-            raise RecordError(f"line {number}", "not JSON: nested too deeply", line=number) from None
+            raise RecordError(
+                f"line {number}", "not JSON: nested too deeply", line=number
+            ) from None
         except ValueError as exc:  # e.g. an integer with thousands of digits
             raise RecordError(f"line {number}", f"not JSON: {exc}", line=number) from None
         try:

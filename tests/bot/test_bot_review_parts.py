@@ -70,7 +70,9 @@ def test_a_file_without_text_or_records_is_refused() -> None:
     with pytest.raises(ServiceError) as err:
         read_upload(b"\xff\xfe", None)
     assert err.value.key == "error.record_not_text" and err.value.params == {}
-    assert error_text(err.value, "tr") == "Bu dosya bir batak-deal/1 kaydı değil: UTF-8 metin değil."
+    assert (
+        error_text(err.value, "tr") == "Bu dosya bir batak-deal/1 kaydı değil: UTF-8 metin değil."
+    )
     with pytest.raises(ServiceError) as err:
         read_upload(b"\n\n", None)
     assert err.value.key == "error.record_empty"
