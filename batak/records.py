@@ -57,12 +57,19 @@ _RULE_KEYS: Final = (
 
 
 class RecordError(ValueError):
-    """A record that breaks the format; the message starts with the field's path."""
+    """A record that breaks the format; the message starts with the field's path.
 
-    def __init__(self, where: str, problem: str) -> None:
+    From :func:`loads`, ``line`` is the line's number and ``field`` the path inside its
+    record (None when the line is no JSON); ``where`` is both, as the message says."""
+
+    def __init__(
+        self, where: str, problem: str, *, line: int | None = None, field: str | None = None
+    ) -> None:
         super().__init__(f"{where}: {problem}")
         self.where = where
         self.problem = problem
+        self.line = line
+        self.field = field
 
 
 def _codes(mask: CardMask) -> list[str]:
@@ -96,15 +103,18 @@ def loads(text: str) -> list[Deal]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"line {number}", f"not JSON: {exc.msg}") from None
+            raise RecordError(f"line {number}", f"not JSON: {exc.msg}", line=number) from None
         except RecursionError:
-            raise RecordError(f"line {number}", "not JSON: nested too deeply") from None
+            raise RecordError(
+                f"line {number}", "not JSON: nested too deeply", line=number
+            ) from None
         except ValueError as exc:  # e.g. an integer with thousands of digits
-            raise RecordError(f"line {number}", f"not JSON: {exc}") from None
+            raise RecordError(f"line {number}", f"not JSON: {exc}", line=number) from None
         try:
             deals.append(deal_from_record(data))
         except RecordError as exc:
-            raise RecordError(f"line {number}: {exc.where}", exc.problem) from None
+            where = f"line {number}: {exc.where}"
+            raise RecordError(where, exc.problem, line=number, field=exc.where) from None
     return deals
 
 

@@ -34,8 +34,48 @@ def show_value(value: object) -> str:
         return f"<{type(value).__name__}>"
 
 
+RULES_CODES: Final = frozenset(
+    {
+        "unknown-option",
+        "not-a-preset",
+        "not-allowed",
+        "out-of-range",
+        "forced-bid-needed",
+        "out-of-range-or-none",
+        "not-a-flag",
+        "bad-suit",
+        "not-an-object",
+        "not-a-number",
+        "rules-syntax",
+        "given-twice",
+        "too-long",
+        "bad-pace",
+    }
+)
+"""Every code of a :class:`RulesError` (the bot has a message ``bad_rules.<code>`` for each).
+
+Values by name: ``option`` (the option's name as written in the rules), ``value`` (what
+was given, as :func:`show_value` shows it), ``allowed`` (the values it may take),
+``options``/``presets`` (every option, every preset), ``low``/``high`` (a range),
+``text`` (a word that is not ``name=value``), ``max`` (the longest rules text)."""
+
+RulesParam = int | str | tuple[str, ...]
+"""A value of a :class:`RulesError`: a number, a name or value as text, a list of names."""
+
+
 class RulesError(ValueError):
-    """An option has a value the rules do not know; the message names the option."""
+    """An option has a value the rules do not know; the message names the option.
+
+    Besides its English message (``str()``, for the terminal, logs and records) it
+    carries ``code`` (one of :data:`RULES_CODES`) and ``params``, so the bot can word
+    it in each reader's language."""
+
+    def __init__(self, message: str, code: str, **params: RulesParam) -> None:
+        if code not in RULES_CODES:
+            raise ValueError(f"unknown rules error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, RulesParam] = params
 
 
 ALL_PASS_VALUES: Final[tuple[AllPass, ...]] = get_args(AllPass)
@@ -70,47 +110,54 @@ class Rules:
     tie_break: TieBreak = "extra-deal"
 
     def __post_init__(self) -> None:
-        def check(ok: bool, option: str, expected: str) -> None:
+        def check(ok: bool, option: str, expected: str, code: str, **params: RulesParam) -> None:
             if not ok:
-                value = getattr(self, option)
+                value = show_value(getattr(self, option))
                 raise RulesError(
-                    f"{option}: {show_value(value)} is not allowed; expected {expected}"
+                    f"{option}: {value} is not allowed; expected {expected}",
+                    code,
+                    option=option,
+                    value=value,
+                    **params,
                 )
 
-        check(self.preset in PRESET_NAMES, "preset", ", ".join(PRESET_NAMES))
-        check(_is_int(self.min_bid) and 1 <= self.min_bid <= 13, "min_bid", "an integer 1..13")
-        check(self.all_pass in ALL_PASS_VALUES, "all_pass", " or ".join(ALL_PASS_VALUES))
+        def one_of(option: str, allowed: tuple[str, ...]) -> None:
+            joined = " or ".join(allowed) if len(allowed) == 2 else ", ".join(allowed)
+            ok = getattr(self, option) in allowed
+            check(ok, option, joined, "not-allowed", allowed=allowed)
+
+        def in_range(option: str, high: int, code: str = "out-of-range", when: str = "") -> None:
+            number = getattr(self, option)
+            ok = _is_int(number) and 1 <= number <= high
+            check(ok, option, f"an integer 1..{high}{when}", code, low=1, high=high)
+
+        def flag(option: str) -> None:
+            check(isinstance(getattr(self, option), bool), option, "true or false", "not-a-flag")
+
+        one_of("preset", PRESET_NAMES)
+        in_range("min_bid", 13)
+        one_of("all_pass", ALL_PASS_VALUES)
         if self.all_pass == "dealer-forced":
+            in_range("forced_bid", 13, "forced-bid-needed", " when all_pass is dealer-forced")
+        elif self.forced_bid is not None:
+            number = self.forced_bid
+            ok = _is_int(number) and 1 <= number <= 13
             check(
-                _is_int(self.forced_bid) and 1 <= (self.forced_bid or 0) <= 13,
-                "forced_bid",
-                "an integer 1..13 when all_pass is dealer-forced",
+                ok, "forced_bid", "null or an integer 1..13", "out-of-range-or-none", low=1, high=13
             )
-        else:
-            check(
-                self.forced_bid is None
-                or (_is_int(self.forced_bid) and 1 <= self.forced_bid <= 13),
-                "forced_bid",
-                "null or an integer 1..13",
-            )
-        check(self.scoring in SCORING_VALUES, "scoring", " or ".join(SCORING_VALUES))
-        check(self.trump_lead in TRUMP_LEAD_VALUES, "trump_lead", ", ".join(TRUMP_LEAD_VALUES))
-        check(
-            isinstance(self.overtake_when_trumped, bool), "overtake_when_trumped", "true or false"
-        )
-        check(isinstance(self.partnership, bool), "partnership", "true or false")
+        one_of("scoring", SCORING_VALUES)
+        one_of("trump_lead", TRUMP_LEAD_VALUES)
+        flag("overtake_when_trumped")
+        flag("partnership")
         check(
             self.fixed_trump is None or isinstance(self.fixed_trump, Suit),
             "fixed_trump",
             "null or a suit S, H, D, C",
+            "bad-suit",
         )
-        check(isinstance(self.blind_bidding, bool), "blind_bidding", "true or false")
-        check(
-            _is_int(self.deals) and 1 <= self.deals <= MAX_DEALS,
-            "deals",
-            f"an integer 1..{MAX_DEALS}",
-        )
-        check(self.tie_break in TIE_BREAK_VALUES, "tie_break", " or ".join(TIE_BREAK_VALUES))
+        flag("blind_bidding")
+        in_range("deals", MAX_DEALS)
+        one_of("tie_break", TIE_BREAK_VALUES)
 
     @classmethod
     def from_preset(cls, name: str, **overrides: Any) -> Rules:
@@ -120,11 +167,10 @@ class Rules:
         4
         """
         if name not in PRESETS:
-            expected = ", ".join(PRESET_NAMES)
-            raise RulesError(f"preset: {show_value(name)} is not a preset; expected {expected}")
+            raise not_a_preset(name)
         unknown = set(overrides) - {f.name for f in fields(cls)}
         if unknown:
-            raise RulesError(f"{sorted(unknown)[0]}: no such option")
+            raise no_such_option(sorted(unknown, key=str)[0])
         if isinstance(overrides.get("fixed_trump"), str):
             overrides["fixed_trump"] = _parse_suit_option(overrides["fixed_trump"])
         return replace(PRESETS[name], **overrides)
@@ -162,17 +208,16 @@ class Rules:
         raise :class:`RulesError`.
         """
         if not isinstance(data, dict):
-            raise RulesError("rules: expected an object")
+            raise RulesError("rules: expected an object", "not-an-object")
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise RulesError(f"{sorted(unknown)[0]}: no such option")
+            raise no_such_option(sorted(unknown, key=str)[0])
         values = dict(data)
         preset = values.get("preset", "standard")
         base = PRESETS.get(preset) if isinstance(preset, str) else None
         if base is None:
-            expected = ", ".join(PRESET_NAMES)
-            raise RulesError(f"preset: {show_value(preset)} is not a preset; expected {expected}")
+            raise not_a_preset(preset)
         if "fixed_trump" in values and values["fixed_trump"] is not None:
             values["fixed_trump"] = _parse_suit_option(values["fixed_trump"])
         return replace(base, **values)
@@ -203,8 +248,32 @@ def _parse_suit_option(value: object) -> Suit:
         return value
     if isinstance(value, str) and value in ("S", "H", "D", "C"):
         return Suit[value]
+    shown = show_value(value)
     raise RulesError(
-        f"fixed_trump: {show_value(value)} is not allowed; expected null or S, H, D, C"
+        f"fixed_trump: {shown} is not allowed; expected null or S, H, D, C",
+        "bad-suit",
+        option="fixed_trump",
+        value=shown,
+    )
+
+
+def not_a_preset(name: object) -> RulesError:
+    """The error for a preset name that is none of :data:`PRESET_NAMES`."""
+    shown = show_value(name)
+    expected = ", ".join(PRESET_NAMES)
+    return RulesError(
+        f"preset: {shown} is not a preset; expected {expected}",
+        "not-a-preset",
+        value=shown,
+        presets=PRESET_NAMES,
+    )
+
+
+def no_such_option(option: object) -> RulesError:
+    """The error for an option the rules do not have."""
+    options = tuple(f.name for f in fields(Rules))
+    return RulesError(
+        f"{option}: no such option", "unknown-option", option=str(option), options=options
     )
 
 

@@ -227,7 +227,7 @@ class BatakCog(
         try:  # house rules are read (and judged by the engine) before anything is made
             options = parse_rules(rules) if rules is not None else {}
         except ValueError as exc:
-            raise ServiceError("error.bad_rules", reason=str(exc)) from exc
+            raise ServiceError("error.bad_rules", reason=exc) from exc
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = await self.languages.of(interaction)
         user = interaction.user

@@ -15,7 +15,6 @@ from batak import Rules
 from tables import ServiceError, Table, TableService
 
 from .components.panel import HouseClick, panel_view
-from .i18n import t
 from .replies import NO_PINGS, Languages, send
 from .text.house import PANEL_OPTIONS, panel_text, read_value
 from .text.refusals import error_text
@@ -63,7 +62,7 @@ class HousePanel:
         except ServiceError as exc:
             notice = "⚠️ " + error_text(exc, lang)
         except ValueError as exc:  # RulesError from reading the value
-            notice = "⚠️ " + t("error.bad_rules", lang, reason=str(exc))
+            notice = "⚠️ " + error_text(ServiceError("error.bad_rules", reason=exc), lang)
         await interaction.response.edit_message(
             content=panel_content(table, lang, notice),
             view=panel_view(table, lang, option),

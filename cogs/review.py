@@ -87,20 +87,35 @@ def _pick(records: Sequence[dict[str, Any]], deal: int | None) -> tuple[dict[str
 
 
 def read_upload(data: bytes, deal: int | None) -> tuple[dict[str, Any], int]:
-    """The chosen deal's record from an uploaded file (one deal or JSON Lines); a bad
-    file raises ``error.bad_record`` with the record reader's message (naming the field)."""
+    """The chosen deal's record from an uploaded file (one deal or JSON Lines). A bad file
+    is refused in the reader's words: not text, empty, a line that is no JSON, or a field
+    of a record (``error.bad_record_field``); the field's path (``auction[3].bid``) and
+    the record reader's detail stay as the format writes them."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ServiceError("error.bad_record", reason=f"text: not UTF-8 ({exc.reason})") from exc
+        raise ServiceError("error.record_not_text") from exc
     try:
         deals = loads(text)
     except RecordError as exc:
-        raise ServiceError("error.bad_record", reason=str(exc)) from exc
+        raise record_error(exc) from exc
     if not deals:
-        raise ServiceError("error.bad_record", reason="text: no record in the file")
+        raise ServiceError("error.record_empty")
     chosen, number = _pick([_record(d, i) for i, d in enumerate(deals, 1)], deal)
     return chosen, number
+
+
+def record_error(exc: RecordError) -> ServiceError:
+    """The refusal of a record the reader could not take: the line and the field's path
+    in a sentence of the reader's language, the reader's detail (English) as written."""
+    problem = exc.problem.replace("`", "'")  # shown in code marks
+    if exc.line is not None and exc.field is not None:
+        field = exc.field.replace("`", "'")
+        return ServiceError("error.bad_record_field", line=exc.line, field=field, problem=problem)
+    if exc.line is not None:
+        detail = problem.removeprefix("not JSON: ")
+        return ServiceError("error.bad_record_line", line=exc.line, problem=detail)
+    return ServiceError("error.bad_record", reason=str(exc))
 
 
 def _record(deal: Deal, number: int) -> dict[str, Any]:
@@ -145,7 +160,7 @@ class Reviews:
         user_id = interaction.user.id
         if file is not None:
             if file.size > MAX_UPLOAD_BYTES:
-                raise ServiceError("error.bad_record", reason="file: larger than 2 MB")
+                raise ServiceError("error.record_too_big", mb=MAX_UPLOAD_BYTES // 2**20)
             record, number = read_upload(await file.read(), deal)
             names = tuple(t("seat.player", lang, n=i + 1) for i in range(4))
             return FoundDeal(record, names, (), number)

@@ -121,7 +121,7 @@ class SettingsCommands(commands.Cog):
             try:
                 g = await self.store.guild_settings.update_guild_settings(guild_id, **changes)
             except InvalidSettingError as exc:
-                raise ServiceError("error.bad_setting", reason=str(exc)) from exc
+                raise ServiceError("error.bad_setting", reason=exc) from exc
             self.languages.remember(guild_id, g.language)
         else:
             g = await self.store.guild_settings.get_guild_settings(guild_id)
@@ -177,7 +177,7 @@ class SettingsCommands(commands.Cog):
             try:
                 me = await self.store.user_settings.update_user_settings(uid, **changes)
             except InvalidSettingError as exc:
-                raise ServiceError("error.bad_setting", reason=str(exc)) from exc
+                raise ServiceError("error.bad_setting", reason=exc) from exc
             self.languages.remember_personal(me)
         else:
             me = await self.languages.personal(uid)

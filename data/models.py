@@ -132,8 +132,30 @@ class DailyAlreadyPlayedError(StoreError):
     """The player already has a daily result (or a daily match started) for that day."""
 
 
+SETTING_CODES: Final = frozenset(
+    {"unknown-setting", "not-one-of", "deals-range", "seconds-range", "not-a-flag"}
+)
+"""Every code of an :class:`InvalidSettingError` (the bot words each as
+``bad_setting.<code>``). Values by name: ``name`` (the setting), ``value`` (what was
+given, shown as text), ``allowed`` (the values it may take), ``known`` (every setting),
+``low``/``high`` (a range; in seconds for the turn timers)."""
+
+SettingParam = int | str | tuple[str, ...]
+"""A value of an :class:`InvalidSettingError`."""
+
+
 class InvalidSettingError(StoreError, ValueError):
-    """A server setting with an unknown name or an out-of-range value."""
+    """A server or personal setting with an unknown name or an out-of-range value.
+
+    Its message (``str()``) is English, for logs; ``code`` (one of :data:`SETTING_CODES`)
+    and ``params`` let the bot say it in the reader's language."""
+
+    def __init__(self, message: str, code: str, **params: SettingParam) -> None:
+        if code not in SETTING_CODES:
+            raise ValueError(f"unknown setting error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, SettingParam] = params
 
 
 # --------------------------------------------------------------------------- players
@@ -521,8 +543,14 @@ SETTING_NAMES: Final = (
 def validate_setting(name: str, value: Any) -> Any:
     """Return the value to store, or raise InvalidSettingError naming the problem."""
 
-    def bad(why: str) -> InvalidSettingError:
-        return InvalidSettingError(f"setting {name!r}: {why} (got {value!r})")
+    def bad(why: str, code: str, **params: SettingParam) -> InvalidSettingError:
+        return InvalidSettingError(
+            f"setting {name!r}: {why} (got {value!r})",
+            code,
+            name=name,
+            value=repr(value)[:40],
+            **params,
+        )
 
     choices = {
         "language": LANGUAGES,
@@ -532,28 +560,34 @@ def validate_setting(name: str, value: Any) -> Any:
     }
     if name in choices:
         if value not in choices[name]:
-            raise bad("must be one of " + ", ".join(choices[name]))
+            allowed = tuple(choices[name])
+            raise bad("must be one of " + ", ".join(allowed), "not-one-of", allowed=allowed)
         return value
     if name == "deals":
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 20:
-            raise bad("must be a whole number from 1 to 20, or None for the preset's default")
+            why = "must be a whole number from 1 to 20, or None for the preset's default"
+            raise bad(why, "deals-range", low=1, high=20)
         return value
     if name == "live_turn_timeout_s":
         if isinstance(value, bool) or not isinstance(value, int) or not 10 <= value <= 3600:
-            raise bad("must be from 10 to 3600 seconds")
+            raise bad("must be from 10 to 3600 seconds", "seconds-range", low=10, high=3600)
         return value
     if name == "async_turn_timeout_s":
         if isinstance(value, bool) or not isinstance(value, int) or not 60 <= value <= 7 * 86400:
-            raise bad("must be from 60 seconds to 7 days")
+            why = "must be from 60 seconds to 7 days"
+            raise bad(why, "seconds-range", low=60, high=7 * 86400)
         return value
     if name in ("use_threads", "casual_hints"):
         if not isinstance(value, bool):
-            raise bad("must be true or false")
+            raise bad("must be true or false", "not-a-flag")
         return value
     raise InvalidSettingError(
-        f"unknown setting {name!r}; known settings: " + ", ".join(SETTING_NAMES)
+        f"unknown setting {name!r}; known settings: " + ", ".join(SETTING_NAMES),
+        "unknown-setting",
+        name=repr(name)[:40],
+        known=SETTING_NAMES,
     )
 
 
@@ -585,16 +619,27 @@ def validate_user_setting(name: str, value: Any) -> Any:
     choices = {"language": LANGUAGES, "theme": THEMES, "notifications": NOTIFICATION_MODES}
     if name in choices:
         if value not in choices[name]:
+            allowed = tuple(choices[name])
             raise InvalidSettingError(
-                f"setting {name!r}: must be one of {', '.join(choices[name])} (got {value!r})"
+                f"setting {name!r}: must be one of {', '.join(allowed)} (got {value!r})",
+                "not-one-of",
+                name=name,
+                value=repr(value)[:40],
+                allowed=allowed,
             )
         return value
     if name == "four_colour":
         if not isinstance(value, bool):
             raise InvalidSettingError(
-                f"setting 'four_colour': must be true or false (got {value!r})"
+                f"setting 'four_colour': must be true or false (got {value!r})",
+                "not-a-flag",
+                name=name,
+                value=repr(value)[:40],
             )
         return value
     raise InvalidSettingError(
-        f"unknown personal setting {name!r}; known settings: " + ", ".join(USER_SETTING_NAMES)
+        f"unknown personal setting {name!r}; known settings: " + ", ".join(USER_SETTING_NAMES),
+        "unknown-setting",
+        name=repr(name)[:40],
+        known=USER_SETTING_NAMES,
     )

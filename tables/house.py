@@ -30,8 +30,8 @@ def rules_with(base: Rules, options: Mapping[str, Any]) -> Rules:
             start = preset(str(options["preset"]), deals=base.deals)
             return Rules.from_dict({**start.to_dict(), **rest})
         return Rules.from_dict({**base.to_dict(), **options})
-    except (RulesError, TypeError) as exc:
-        raise ServiceError("error.bad_rules", reason=str(exc)) from exc
+    except RulesError as exc:
+        raise ServiceError("error.bad_rules", reason=exc) from exc
 
 
 class HouseRules:

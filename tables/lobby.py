@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from batak import Match, RulesError, preset
+from batak.rules import show_value
 from data import (
     GameClosedError,
     GameNotFoundError,
@@ -85,12 +86,14 @@ class Lobby:
         try:
             rules = preset(name, deals=n_deals) if n_deals is not None else preset(name)
         except RulesError as exc:
-            raise ServiceError("error.bad_rules", reason=str(exc)) from exc
+            raise ServiceError("error.bad_rules", reason=exc) from exc
         if options:
             rules = rules_with(rules, options)
         p = as_pace(pace or g.pace)
         if p is None:
-            raise ServiceError("error.bad_rules", reason=f"pace {pace or g.pace!r}")
+            asked = pace or g.pace
+            why = RulesError(f"pace {asked!r}", "bad-pace", value=show_value(asked))
+            raise ServiceError("error.bad_rules", reason=why)
         settings = TableSettings(
             rules=rules.to_dict(),
             pace=p,

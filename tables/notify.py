@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from data import NOTIFICATION_MODES, InvalidSettingError
+
 from .errors import ServiceError
 from .model import NotifyMode, Table, TableSettings, as_notify
 from .registry import Registry
@@ -44,7 +46,14 @@ class Notifications:
         read it there); returns how many. Their own copy is in their personal settings."""
         chosen = as_notify(mode)
         if chosen is None:
-            raise ServiceError("error.bad_setting", reason=f"notifications {mode!r}")
+            why = InvalidSettingError(
+                f"notifications {mode!r}",
+                "not-one-of",
+                name="notifications",
+                value=repr(mode)[:40],
+                allowed=NOTIFICATION_MODES,
+            )
+            raise ServiceError("error.bad_setting", reason=why)
         done = 0
         for table in self.reg.tables_of(user_id):
             async with table.lock:

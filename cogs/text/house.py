@@ -18,6 +18,7 @@ from batak.rules import (
     SCORING_VALUES,
     TIE_BREAK_VALUES,
     TRUMP_LEAD_VALUES,
+    not_a_preset,
     show_value,
 )
 from tables import is_preset_unchanged, is_tryout
@@ -66,19 +67,30 @@ def read_value(option: str, text: str) -> Any:
     engine judges it. An option the rules do not have is refused here, by name."""
     if option not in PANEL_OPTIONS:
         names = ", ".join(PANEL_OPTIONS)
-        raise RulesError(f"{show_value(option)}: no such option; the options are {names}")
+        shown = show_value(option)
+        raise RulesError(
+            f"{shown}: no such option; the options are {names}",
+            "unknown-option",
+            option=shown,
+            options=PANEL_OPTIONS,
+        )
     word = text.strip().lower()
     if option == "preset":
         if word not in PRESET_NAMES:
-            expected = ", ".join(PRESET_NAMES)
-            raise RulesError(f"preset: {show_value(text)} is not a preset; expected {expected}")
+            raise not_a_preset(text)
         return word
     if _is_flag(option):
         if word in _ON:
             return True
         if word in _OFF:
             return False
-        raise RulesError(f"{option}: {show_value(text)} is not allowed; expected on or off")
+        shown = show_value(text)
+        raise RulesError(
+            f"{option}: {shown} is not allowed; expected on or off",
+            "not-a-flag",
+            option=option,
+            value=shown,
+        )
     if option in ("forced_bid", "fixed_trump") and word in _NONE:
         return None
     if option == "fixed_trump":
@@ -86,7 +98,13 @@ def read_value(option: str, text: str) -> Any:
     if word.isascii() and word.isdigit():
         return int(word)
     if option in ("min_bid", "forced_bid", "deals"):
-        raise RulesError(f"{option}: {show_value(text)} is not allowed; expected a number")
+        shown = show_value(text)
+        raise RulesError(
+            f"{option}: {shown} is not allowed; expected a number",
+            "not-a-number",
+            option=option,
+            value=shown,
+        )
     return word
 
 
@@ -97,15 +115,18 @@ def parse_rules(text: str) -> dict[str, Any]:
     without ``=``, an unknown option or an option given twice raises
     :class:`~batak.RulesError` naming it."""
     if len(text) > MAX_TEXT:
-        raise RulesError(f"rules: at most {MAX_TEXT} characters")
+        raise RulesError(f"rules: at most {MAX_TEXT} characters", "too-long", max=MAX_TEXT)
     out: dict[str, Any] = {}
     for word in text.replace(",", " ").split():
         name, eq, value = word.partition("=")
         name = name.strip().lower().replace("-", "_")
         if not eq or not name or not value:
-            raise RulesError(f"{show_value(word)}: write each option as name=value")
+            shown = show_value(word)
+            raise RulesError(
+                f"{shown}: write each option as name=value", "rules-syntax", text=shown
+            )
         if name in out:
-            raise RulesError(f"{name}: given twice")
+            raise RulesError(f"{name}: given twice", "given-twice", option=name)
         out[name] = read_value(name, value)
     return out
 

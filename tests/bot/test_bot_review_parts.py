@@ -12,6 +12,7 @@ from batak.ai.bots import NormalPlayer
 from batak.review import REASONS, Decision, Review
 from cogs.i18n import t
 from cogs.review import CompareClick, ReviewClick, parse_review_id, read_upload
+from cogs.text.refusals import error_text
 from cogs.text.review import review_text
 from data.models import LANGUAGES
 from tables import ServiceError
@@ -43,29 +44,48 @@ def test_an_upload_of_a_match_picks_its_deal() -> None:
 
 
 @pytest.mark.parametrize(
-    ("change", "field"),
+    ("change", "field", "problem"),
     [
-        (lambda r: r.update(dealer=9), "line 1: dealer"),
-        (lambda r: r.pop("hands"), "line 1: hands"),
-        (lambda r: r.update(format="batak-deal/9"), "line 1: format"),
+        (lambda r: r.update(dealer=9), "dealer", "expected an integer 0..3, got 9"),
+        (lambda r: r.pop("hands"), "hands", "missing"),
+        (lambda r: r.update(format="batak-deal/9"), "format", "expected 'batak-deal/1'"),
     ],
 )
-def test_a_bad_upload_names_the_field(change: object, field: str) -> None:
+def test_a_bad_upload_names_the_line_and_field(change: object, field: str, problem: str) -> None:
     record = finished_record(3)
     change(record)  # type: ignore[operator]
+    text = json.dumps(finished_record(4)) + "\n" + json.dumps(record) + "\n"
     with pytest.raises(ServiceError) as err:
-        read_upload(json.dumps(record).encode(), None)
-    assert err.value.key == "error.bad_record"
-    assert str(err.value.params["reason"]).startswith(field), err.value.params
+        read_upload(text.encode(), None)
+    assert err.value.key == "error.bad_record_field"
+    assert err.value.params["line"] == 2 and err.value.params["field"] == field
+    assert str(err.value.params["problem"]).startswith(problem), err.value.params
+    # the frame is the reader's language; the path and the reader's detail stay as written
+    tr = error_text(err.value, "tr")
+    assert tr.startswith("Bu dosya geçerli bir batak-deal/1 kaydı değil: 2. satırda ")
+    assert f"`{field}` alanı hatalı (`{problem}" in tr
 
 
 def test_a_file_without_text_or_records_is_refused() -> None:
     with pytest.raises(ServiceError) as err:
         read_upload(b"\xff\xfe", None)
-    assert "UTF-8" in str(err.value.params["reason"])
+    assert err.value.key == "error.record_not_text" and err.value.params == {}
+    assert (
+        error_text(err.value, "tr") == "Bu dosya bir batak-deal/1 kaydı değil: UTF-8 metin değil."
+    )
     with pytest.raises(ServiceError) as err:
         read_upload(b"\n\n", None)
-    assert err.value.key == "error.bad_record"
+    assert err.value.key == "error.record_empty"
+    with pytest.raises(ServiceError) as err:
+        read_upload(b"{nope\n", None)
+    assert err.value.key == "error.bad_record_line" and err.value.params["line"] == 1
+    with pytest.raises(ServiceError) as err:
+        read_upload(b'\n{"a": [1, 2\n', None)
+    assert err.value.key == "error.bad_record_line" and err.value.params["line"] == 2
+    assert err.value.params["problem"].startswith("Expecting")  # json's own words, technical
+    assert error_text(err.value, "de").startswith(
+        "Diese Datei ist kein gültiger batak-deal/1-Datensatz: Zeile 2 ist kein JSON (`Expecting"
+    )
 
 
 def _d(move: int, phase: str, chosen: str, better: str, reason: str, **kw: object) -> Decision:
