@@ -36,11 +36,9 @@ from .models import (
     BOT_LEVELS,
     EXIT_DATABASE_DAMAGED,
     LANGUAGES,
-    NOTIFICATION_MODES,
     PACES,
     PRESETS,
     PROVISIONAL_MATCHES,
-    THEMES,
     ActionEntry,
     AlreadyRecordedError,
     Announcement,
@@ -50,9 +48,7 @@ from .models import (
     Game,
     GameClosedError,
     GameNotFoundError,
-    GuildSettings,
     HostHasOpenTableError,
-    InvalidSettingError,
     MatchPlayer,
     MatchSummary,
     NotABatakDatabaseError,
@@ -66,13 +62,19 @@ from .models import (
     StoreBusyError,
     StoredMessage,
     StoreError,
-    UserSettings,
     bot_key,
     display_rating,
     ordinal,
     user_key,
 )
 from .schema import LATEST_VERSION
+from .settings import (
+    NOTIFICATION_MODES,
+    THEMES,
+    GuildSettings,
+    InvalidSettingError,
+    UserSettings,
+)
 from .store import (
     DEFAULT_PATH,
     DEFAULT_POOL_SIZE,

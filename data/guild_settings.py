@@ -10,7 +10,7 @@ from .base import (
     Row,
     _iso,
 )
-from .models import (
+from .settings import (
     SETTING_NAMES,
     GuildSettings,
     validate_setting,

@@ -7,7 +7,11 @@ from dataclasses import replace
 from typing import Any
 
 from .base import Database, Row, _iso
-from .models import USER_SETTING_NAMES, UserSettings, validate_user_setting
+from .settings import (
+    USER_SETTING_NAMES,
+    UserSettings,
+    validate_user_setting,
+)
 
 
 class UserSettingsStore:

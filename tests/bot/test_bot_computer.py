@@ -6,7 +6,9 @@ import pytest
 
 from batak import Match, preset
 from data import InvalidSettingError
-from data.models import validate_setting
+from data.settings import (
+    validate_setting,
+)
 from tables import BOT_LEVELS, computer_choice, make_computer
 
 

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from data import BOT_LEVEL_SETTINGS, BOT_LEVELS, GuildSettings
-from data.models import validate_setting
+from data.settings import (
+    validate_setting,
+)
 from tests.bot.test_bot_service import ALICE, CHANNEL, GUILD, make_service
 
 

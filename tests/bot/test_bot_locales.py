@@ -14,7 +14,13 @@ from PIL import Image
 
 from cogs.batak_cog import BatakCog
 from cogs.i18n import catalogues, language_of, resolve, t
-from data.models import LANGUAGES, InvalidSettingError, validate_setting
+from data.models import (
+    LANGUAGES,
+)
+from data.settings import (
+    InvalidSettingError,
+    validate_setting,
+)
 from images.labels import text_for, upper
 from images.samples import Sample, all_samples, forced_table, render_sample
 

@@ -19,7 +19,11 @@ from cogs.i18n import catalogues
 from cogs.text.house import parse_rules, read_value
 from cogs.text.refusals import error_text, rules_error_text, setting_error_text
 from data import InvalidSettingError
-from data.models import SETTING_CODES, validate_setting, validate_user_setting
+from data.settings import (
+    SETTING_CODES,
+    validate_setting,
+    validate_user_setting,
+)
 from tables import ServiceError
 from tests.bot.test_bot_refusals import ENGLISH, LANGS, words
 

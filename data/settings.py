@@ -1,0 +1,183 @@
+"""Server and personal settings: their values, how each is checked, and the error a bad
+one raises (with a code, so the bot can say it in the reader's language)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .models import AUTO_LEVEL, BOT_LEVEL_SETTINGS, LANGUAGES, PACES, PRESETS, StoreError
+
+SETTING_CODES: Final = frozenset(
+    {"unknown-setting", "not-one-of", "deals-range", "seconds-range", "not-a-flag"}
+)
+"""Every code of an :class:`InvalidSettingError` (the bot words each as
+``bad_setting.<code>``). Values by name: ``name`` (the setting), ``value`` (what was
+given, shown as text), ``allowed`` (the values it may take), ``known`` (every setting),
+``low``/``high`` (a range; in seconds for the turn timers)."""
+
+SettingParam = int | str | tuple[str, ...]
+"""A value of an :class:`InvalidSettingError`."""
+
+
+class InvalidSettingError(StoreError, ValueError):
+    """A server or personal setting with an unknown name or an out-of-range value.
+
+    Its message (``str()``) is English, for logs; ``code`` (one of :data:`SETTING_CODES`)
+    and ``params`` let the bot say it in the reader's language."""
+
+    def __init__(self, message: str, code: str, **params: SettingParam) -> None:
+        if code not in SETTING_CODES:
+            raise ValueError(f"unknown setting error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, SettingParam] = params
+
+
+# --------------------------------------------------------------------------- settings
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings; a server that never changed one gets these defaults."""
+
+    guild_id: int
+    language: str = "en"
+    preset: str = "standard"
+    deals: int | None = None  # None: the preset's own number of deals
+    pace: str = "live"
+    live_turn_timeout_s: int = 60
+    async_turn_timeout_s: int = 12 * 3600
+    bot_level: str = AUTO_LEVEL  # or one of BOT_LEVELS (see table_level)
+    use_threads: bool = True
+    casual_hints: bool = False
+    """Hints at casual tables (never at rated ones, never in the daily match)."""
+    updated_at: str | None = field(default=None, compare=False)
+
+    def table_level(self, pace: str, daily: bool = False) -> str:
+        """The level of a new table of ``pace``: the server's if it set one, else expert
+        at async tables (people take hours over a turn there) and normal at live ones and
+        in the ``daily`` match (played in one sitting)."""
+        if self.bot_level != AUTO_LEVEL:
+            return self.bot_level
+        return "expert" if pace == "async" and not daily else "normal"
+
+    def turn_timeout_s(self, pace: str | None = None) -> int:
+        p = pace or self.pace
+        return self.async_turn_timeout_s if p == "async" else self.live_turn_timeout_s
+
+
+SETTING_NAMES: Final = (
+    "language",
+    "preset",
+    "deals",
+    "pace",
+    "live_turn_timeout_s",
+    "async_turn_timeout_s",
+    "bot_level",
+    "use_threads",
+    "casual_hints",
+)
+
+
+def validate_setting(name: str, value: Any) -> Any:
+    """Return the value to store, or raise InvalidSettingError naming the problem."""
+
+    def bad(why: str, code: str, **params: SettingParam) -> InvalidSettingError:
+        return InvalidSettingError(
+            f"setting {name!r}: {why} (got {value!r})",
+            code,
+            name=name,
+            value=repr(value)[:40],
+            **params,
+        )
+
+    choices = {
+        "language": LANGUAGES,
+        "preset": PRESETS,
+        "pace": PACES,
+        "bot_level": BOT_LEVEL_SETTINGS,
+    }
+    if name in choices:
+        if value not in choices[name]:
+            allowed = tuple(choices[name])
+            raise bad("must be one of " + ", ".join(allowed), "not-one-of", allowed=allowed)
+        return value
+    if name == "deals":
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 20:
+            why = "must be a whole number from 1 to 20, or None for the preset's default"
+            raise bad(why, "deals-range", low=1, high=20)
+        return value
+    if name == "live_turn_timeout_s":
+        if isinstance(value, bool) or not isinstance(value, int) or not 10 <= value <= 3600:
+            raise bad("must be from 10 to 3600 seconds", "seconds-range", low=10, high=3600)
+        return value
+    if name == "async_turn_timeout_s":
+        if isinstance(value, bool) or not isinstance(value, int) or not 60 <= value <= 7 * 86400:
+            why = "must be from 60 seconds to 7 days"
+            raise bad(why, "seconds-range", low=60, high=7 * 86400)
+        return value
+    if name in ("use_threads", "casual_hints"):
+        if not isinstance(value, bool):
+            raise bad("must be true or false", "not-a-flag")
+        return value
+    raise InvalidSettingError(
+        f"unknown setting {name!r}; known settings: " + ", ".join(SETTING_NAMES),
+        "unknown-setting",
+        name=repr(name)[:40],
+        known=SETTING_NAMES,
+    )
+
+
+# --------------------------------------------------------------------------- people
+THEMES: Final = ("dark", "light")
+NOTIFICATION_MODES: Final = ("needed", "every", "never")
+USER_SETTING_NAMES: Final = ("language", "four_colour", "theme", "notifications")
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A person's own settings, for every server; None is "not chosen" (the Discord
+    locale or the server's language, the two-colour deck, dark pictures, the default
+    notifications)."""
+
+    user_id: int
+    language: str | None = None
+    four_colour: bool | None = None
+    theme: str | None = None
+    notifications: str | None = None
+    updated_at: str | None = field(default=None, compare=False)
+
+
+def validate_user_setting(name: str, value: Any) -> Any:
+    """Return the value to store, or raise InvalidSettingError naming the problem.
+    None always clears a choice."""
+    if value is None and name in USER_SETTING_NAMES:
+        return None
+    choices = {"language": LANGUAGES, "theme": THEMES, "notifications": NOTIFICATION_MODES}
+    if name in choices:
+        if value not in choices[name]:
+            allowed = tuple(choices[name])
+            raise InvalidSettingError(
+                f"setting {name!r}: must be one of {', '.join(allowed)} (got {value!r})",
+                "not-one-of",
+                name=name,
+                value=repr(value)[:40],
+                allowed=allowed,
+            )
+        return value
+    if name == "four_colour":
+        if not isinstance(value, bool):
+            raise InvalidSettingError(
+                f"setting 'four_colour': must be true or false (got {value!r})",
+                "not-a-flag",
+                name=name,
+                value=repr(value)[:40],
+            )
+        return value
+    raise InvalidSettingError(
+        f"unknown personal setting {name!r}; known settings: " + ", ".join(USER_SETTING_NAMES),
+        "unknown-setting",
+        name=repr(name)[:40],
+        known=USER_SETTING_NAMES,
+    )
