@@ -121,12 +121,7 @@ def validate_setting(name: str, value: Any) -> Any:
         if not isinstance(value, bool):
             raise bad("must be true or false", "not-a-flag")
         return value
-    raise InvalidSettingError(
-        f"unknown setting {name!r}; known settings: " + ", ".join(SETTING_NAMES),
-        "unknown-setting",
-        name=repr(name)[:40],
-        known=SETTING_NAMES,
-    )
+    raise _unknown("setting", name, SETTING_NAMES)
 
 
 # --------------------------------------------------------------------------- people
@@ -175,9 +170,13 @@ def validate_user_setting(name: str, value: Any) -> Any:
                 value=repr(value)[:40],
             )
         return value
-    raise InvalidSettingError(
-        f"unknown personal setting {name!r}; known settings: " + ", ".join(USER_SETTING_NAMES),
+    raise _unknown("personal setting", name, USER_SETTING_NAMES)
+
+
+def _unknown(kind: str, name: str, known: tuple[str, ...]) -> InvalidSettingError:
+    return InvalidSettingError(
+        f"unknown {kind} {name!r}; known settings: " + ", ".join(known),
         "unknown-setting",
         name=repr(name)[:40],
-        known=USER_SETTING_NAMES,
+        known=known,
     )

@@ -21,8 +21,9 @@ from batak.players import make_player
 from cogs.components import LABEL_LIMIT, button_label, hand_view, hints_offered, table_view
 from cogs.components.panel import panel_view
 from cogs.i18n import catalogues, t
-from data import Game, Seat
+from data import Seat
 from tables import Table
+from tests.bot.test_bot_render import fake_table
 
 LANGS = sorted(catalogues())
 EXPLAINING = (
@@ -43,28 +44,7 @@ def table_of(
     seats: tuple[Seat, ...] | None = None,
     **settings: Any,
 ) -> Table:
-    game = Game(
-        id=9,
-        guild_id=1,
-        channel_id=2,
-        thread_id=None,
-        host_id=1,
-        kind="table",
-        status=status,
-        phase="play",
-        move=0,
-        to_act=None,
-        settings={"language": "en", "pace": "live"} | settings,
-        seats=seats or FOUR,
-        snapshot=None,
-        snapshot_move=None,
-        table_message_id=None,
-        created_at="",
-        updated_at="",
-        finished_at=None,
-    )
-    rules = match.rules if match is not None else preset("standard")
-    return Table(game=game, match=match, rules=rules)
+    return fake_table(match, status, seats=seats or FOUR, table_id=9, **settings)
 
 
 def buttons(view: discord.ui.View | None) -> list[Any]:

@@ -6,6 +6,7 @@ import json
 import re
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 from batak import Match, card_code, card_label, cards_of, preset
 from batak.players import make_player
@@ -20,10 +21,20 @@ from tables import Table
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def fake_table(match: Match | None, status: str = "playing") -> Table:
-    seats = (Seat.human(1, "Alice"), Seat.bot("easy"), Seat.human(3, "Carol"), Seat.bot("hard"))
+def fake_table(
+    match: Match | None,
+    status: str = "playing",
+    *,
+    seats: tuple[Seat, ...] | None = None,
+    table_id: int = 7,
+    **settings: Any,
+) -> Table:
+    """A table of the service, not stored: host 1 in channel 2 of server 1, Alice and Carol
+    with two computers unless ``seats`` says otherwise, ``settings`` over the defaults."""
+    if seats is None:
+        seats = (Seat.human(1, "Alice"), Seat.bot("easy"), Seat.human(3, "Carol"), Seat.bot("hard"))
     game = Game(
-        id=7,
+        id=table_id,
         guild_id=1,
         channel_id=2,
         thread_id=None,
@@ -33,7 +44,7 @@ def fake_table(match: Match | None, status: str = "playing") -> Table:
         phase="play",
         move=0,
         to_act=None,
-        settings={"language": "en", "pace": "live"},
+        settings={"language": "en", "pace": "live"} | settings,
         seats=seats,
         snapshot=None,
         snapshot_move=None,

@@ -35,11 +35,16 @@ def spades_holder(prompt: str) -> str:
     return "1"
 
 
-def test_spades_show_as_trump_not_as_a_question_mark() -> None:
+def played(seed: int) -> str:
+    """What the terminal showed over one deal played by :func:`spades_holder`."""
     out = io.StringIO()
     ui = cli.Terminal(out, scripted(spades_holder), color=False)
-    cli.play_terminal(preset("standard", deals=1), 7, "easy", ui)
-    text = out.getvalue()
+    cli.play_terminal(preset("standard", deals=1), seed, "easy", ui)
+    return out.getvalue()
+
+
+def test_spades_show_as_trump_not_as_a_question_mark() -> None:
+    text = played(7)
     # spades are suit 0: a truthiness test once printed "trump ?" for them
     assert "trump ♠" in text
     assert "trump ?" not in text.split("You name ♠")[1]
@@ -47,10 +52,7 @@ def test_spades_show_as_trump_not_as_a_question_mark() -> None:
 
 
 def test_the_person_is_echoed_and_the_verbs_agree() -> None:
-    out = io.StringIO()
-    ui = cli.Terminal(out, scripted(spades_holder), color=False)
-    cli.play_terminal(preset("standard", deals=1), 11, "easy", ui)
-    text = out.getvalue()
+    text = played(11)
     assert "You bid 13" in text
     assert re.search(r"^You play \S+$", text, re.M), "the person's own card is not echoed"
     assert "You wins" not in text and "You takes" not in text
