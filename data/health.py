@@ -2,11 +2,13 @@
 
 Two steps. Before SQLite touches the file, its 100-byte header is read: a file
 that is not SQLite at all, a zeroed header or a file shorter than the header says
-is refused by name. Then, on the open connection and before any write (so a
-damaged file is not made worse), ``PRAGMA quick_check`` walks every page of the
-database, and ``PRAGMA integrity_check`` on the tables that hold tables in play
-also compares their indexes with their rows: a damaged index there would make
-open tables silently disappear at start-up.
+is refused by name; so is a damaged write-ahead log (``-wal``), whose committed
+transactions SQLite would otherwise drop in silence (see ``data.wal``). Then,
+on the open connection and before any write (so a damaged file is not made
+worse), ``PRAGMA quick_check`` walks every page of the database, and
+``PRAGMA integrity_check`` on the tables that hold tables in play also compares
+their indexes with their rows: a damaged index there would make open tables
+silently disappear at start-up.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Final
 
 import aiosqlite
 
+from . import wal as wal_check
 from .models import DatabaseDamagedError
 
 HEADER: Final = b"SQLite format 3\x00"
@@ -76,6 +79,8 @@ def check_file(path: str) -> None:
                 f"it is {size:,} bytes, not a whole number of {page_size}-byte pages "
                 "(truncated or cut off while copying)",
             )
+    else:
+        wal_check.check_wal(path)
 
 
 async def check_connection(db: aiosqlite.Connection, path: str) -> None:
