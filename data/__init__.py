@@ -29,6 +29,7 @@ On PostgreSQL the store holds a pool of up to ``pool_size`` connections
 (``Store.open(url, pool_size=...)``, the bot's ``DATABASE_POOL_SIZE``).
 """
 
+from .backup import BackupSchedule
 from .base import KEEP
 from .maintenance import Housekeeping
 from .models import (
@@ -102,6 +103,7 @@ __all__ = [
     "ActionEntry",
     "AlreadyRecordedError",
     "Announcement",
+    "BackupSchedule",
     "DailyAlreadyPlayedError",
     "DailyResult",
     "DatabaseDamagedError",

@@ -8,15 +8,23 @@ written next to ``DEST`` first, switched to a single self-contained file
 (rollback journal, no ``-wal``), checked with ``PRAGMA quick_check``, flushed to
 disk and only then renamed to ``DEST``: a failed backup never leaves a file that
 looks like a good one.
+
+``BackupSchedule`` and ``run_backup`` are the same copy made by the bot itself
+(``BACKUP_DIR``, ``BACKUP_EVERY``, ``BACKUP_KEEP``): ``Store.open(...,
+backups=...)`` starts a background task that copies the database into the
+folder every so often, under a name with the time, and deletes the oldest
+copies beyond the number to keep.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from . import health
@@ -108,3 +116,65 @@ def _fsync(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+@dataclass(frozen=True, slots=True)
+class BackupSchedule:
+    """Where and how often the bot backs its SQLite database up by itself.
+
+    ``directory``: the folder of the copies (created if needed). ``every_s``: one copy
+    per this many seconds, the first one ``every_s`` after start-up (so a bot that
+    keeps restarting does not push the good copies out). ``keep``: how many of the
+    newest copies stay; older ones are deleted after each new copy.
+    """
+
+    directory: str
+    every_s: float = 3600.0
+    keep: int = 24
+    first_after_s: float | None = None
+    """When the first copy is made; None: after ``every_s``."""
+
+    def __post_init__(self) -> None:
+        if not self.every_s > 0 or (self.first_after_s is not None and self.first_after_s < 0):
+            raise ValueError("every_s must be more than 0 and first_after_s at least 0")
+        if self.keep < 1:
+            raise ValueError("keep must be at least 1")
+
+
+_STAMP = re.compile(r"-\d{8}-\d{6}(-\d+)?\.sqlite3$")
+
+
+def backup_name(source: str, when: datetime) -> str:
+    """The file name of a scheduled copy: the database's name and the time (UTC)."""
+    return f"{Path(source).stem}-{when:%Y%m%d-%H%M%S}.sqlite3"
+
+
+def scheduled_copies(source: str, directory: str | os.PathLike[str]) -> list[Path]:
+    """The scheduled copies of ``source`` in ``directory``, oldest first."""
+    folder, stem = Path(directory), Path(source).stem
+    if not folder.is_dir():
+        return []
+    found = [
+        p
+        for p in folder.iterdir()
+        if p.is_file() and p.name.startswith(stem) and _STAMP.fullmatch(p.name[len(stem) :])
+    ]
+    return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def run_backup(source: str, schedule: BackupSchedule, when: datetime) -> tuple[BackupResult, int]:
+    """One scheduled copy of ``source`` into ``schedule.directory``, then the copies
+    beyond ``schedule.keep`` deleted, oldest first. Returns the copy and how many
+    old copies were deleted."""
+    folder = Path(schedule.directory)
+    base = backup_name(source, when).removesuffix(".sqlite3")
+    dest, n = folder / f"{base}.sqlite3", 1
+    while dest.exists():  # two copies within one second
+        n += 1
+        dest = folder / f"{base}-{n}.sqlite3"
+    result = backup_database(source, dest)
+    old = scheduled_copies(source, folder)[: -schedule.keep]
+    for p in old:
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+    return result, len(old)

@@ -4,7 +4,9 @@ bot's own small records (``bot_state``: a value by name, e.g. what it last regis
 A running bot never needs the seats, action log and message ids of a table that
 closed weeks ago, so the store purges them by itself: ``Store.open`` starts a
 background task (see ``Housekeeping``) that runs ``purge_closed_games`` shortly
-after start-up and then once a day; ``Store.close`` stops it.
+after start-up and then once a day; ``Store.close`` stops it. With
+``Store.open(..., backups=BackupSchedule(...))`` a second task copies an SQLite
+database into a folder every so often (see ``data.backup``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Final
 
 import asyncpg
 
+from .backup import BackupResult, BackupSchedule, run_backup
 from .base import Database, Sleep, _iso
 from .models import StoreError
 from .schema import LATEST_VERSION
@@ -56,6 +59,8 @@ class MaintenanceStore:
         self.database = database
         self._housekeeping_task: asyncio.Task[None] | None = None
         self.housekeeping_runs = 0  # purges done by the background task (for logs and tests)
+        self._backup_task: asyncio.Task[None] | None = None
+        self.backups_made = 0  # copies made by the background task (for logs and tests)
 
     async def purge_closed_games(self, older_than_days: float = 30.0) -> int:
         """Delete finished / cancelled tables closed more than ``older_than_days`` ago,
@@ -112,17 +117,53 @@ class MaintenanceStore:
         )
 
     async def stop_housekeeping(self) -> None:
-        """Cancel the background purges, if running, and wait for them (``Store.close``)."""
+        """Cancel the background purges and backups, if running, and wait for them
+        (``Store.close``)."""
         task, self._housekeeping_task = self._housekeeping_task, None
-        if task is None:
-            return
-        task.cancel()
-        try:
-            await task
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None and current.cancelling():
-                raise  # we are being cancelled ourselves, not just the housekeeping
+        await _stop(task)
+        task, self._backup_task = self._backup_task, None
+        await _stop(task)
+
+    async def backup_now(self, schedule: BackupSchedule) -> BackupResult:
+        """One copy into ``schedule.directory`` (SQLite's online backup API, in a
+        thread, on a connection of its own: play goes on), the oldest copies beyond
+        ``schedule.keep`` deleted; one log line."""
+        if self.database.dialect != "sqlite":
+            raise StoreError("scheduled backups copy SQLite files; use pg_dump for PostgreSQL")
+        result, deleted = await asyncio.to_thread(
+            run_backup, self.database.path, schedule, self.database.now()
+        )
+        self.backups_made += 1
+        log.info(
+            "backup: %s -> %s (%d pages, %.1f MB, %.2f s; %d old cop%s deleted)",
+            result.source,
+            result.dest,
+            result.pages,
+            result.size_bytes / 1e6,
+            result.seconds,
+            deleted,
+            "y" if deleted == 1 else "ies",
+        )
+        return result
+
+    def start_backups(self, schedule: BackupSchedule, sleep: Sleep) -> None:
+        """Run :meth:`backup_now` in the background as ``schedule`` says (``Store.open``)."""
+        self._backup_task = asyncio.get_running_loop().create_task(
+            self._backups(schedule, sleep), name=f"store backups {self.database.path}"
+        )
+
+    async def _backups(self, schedule: BackupSchedule, sleep: Sleep) -> None:
+        delay = schedule.every_s if schedule.first_after_s is None else schedule.first_after_s
+        while True:
+            await sleep(delay)
+            delay = schedule.every_s
+            try:
+                await self.backup_now(schedule)
+            except (StoreError, sqlite3.Error, OSError) as exc:
+                # one line: a damaged database, a full disk... the next one tries again
+                log.error(
+                    "backup of %s into %s failed: %s", self.database.path, schedule.directory, exc
+                )
 
     async def _housekeeping(self, policy: Housekeeping, sleep: Sleep) -> None:
         delay = policy.first_after_s
@@ -142,3 +183,16 @@ class MaintenanceStore:
                     purged,
                     policy.keep_closed_days,
                 )
+
+
+async def _stop(task: asyncio.Task[None] | None) -> None:
+    """Cancel a background task, if any, and wait for it to end."""
+    if task is None:
+        return
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise  # we are being cancelled ourselves, not just the task

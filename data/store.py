@@ -27,6 +27,7 @@ import asyncpg
 
 from . import health
 from .announcements import AnnouncementStore
+from .backup import BackupSchedule
 from .base import (
     KEEP,
     LOCK_MIGRATE,
@@ -164,6 +165,7 @@ class Store:
         sleep: Sleep = asyncio.sleep,
         check: bool = True,
         pool_size: int = DEFAULT_POOL_SIZE,
+        backups: BackupSchedule | None = None,
     ) -> Store:
         """Open (creating if needed) and migrate the database.
 
@@ -177,12 +179,16 @@ class Store:
         file is checked before anything is written to it).
         ``housekeeping`` is when closed tables are purged in the background (None: never;
         see ``Housekeeping``); ``sleep`` is what that task waits with (tests pass a fake).
+        ``backups`` (SQLite only): a task copies the database into a folder on that
+        schedule (see ``data.backup.BackupSchedule``) until the store is closed.
         ``migrations`` is a testing hook; leave it alone.
         """
         target = str(path) if path is not None else default_url()
         if not 1 <= pool_size <= MAX_POOL_SIZE:
             raise ValueError(f"pool_size must be from 1 to {MAX_POOL_SIZE}, not {pool_size}")
         if is_postgres_url(target):
+            if backups is not None:
+                raise ValueError("scheduled backups copy SQLite files; use pg_dump for PostgreSQL")
             return await cls._open_postgres(
                 target,
                 clock=clock,
@@ -225,10 +231,12 @@ class Store:
             raise
         if housekeeping is not None:
             store.maintenance.start_housekeeping(housekeeping, sleep)
+        if backups is not None and is_file:
+            store.maintenance.start_backups(backups, sleep)
         return store
 
     async def close(self) -> None:
-        """Stop the housekeeping task and close the connection (PostgreSQL: the pool,
+        """Stop the housekeeping and backup tasks and close the connection (PostgreSQL: the pool,
         once the connections lent out are back, or after ``POOL_CLOSE_WAIT`` seconds)."""
         await self.maintenance.stop_housekeeping()
         await self.database.close(POOL_CLOSE_WAIT)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from data import Store, StoreError
+from data import BackupSchedule, Store, StoreError
 from data.__main__ import main as data_main
-from data.backup import backup_database
+from data.backup import backup_database, scheduled_copies
 
 # the SQLite backup API; PostgreSQL is backed up with pg_dump
 pytestmark = pytest.mark.sqlite_only
@@ -132,3 +132,87 @@ def test_nothing_to_back_up(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no database"):
         backup_database(tmp_path / "missing.sqlite3", tmp_path / "b.sqlite3")
     assert not (tmp_path / "b.sqlite3").exists()
+
+
+async def test_scheduled_backups_while_a_game_is_played(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``BACKUP_DIR``: the store copies itself every so often while moves keep being
+    committed; each copy opens, passes the damage checks and holds the moves made
+    before it; only the newest ``keep`` copies stay."""
+    caplog.set_level("INFO", logger="batak.data")
+    path = tmp_path / "live.sqlite3"
+    game_id = await _filled(path)
+    folder = tmp_path / "backups"
+    schedule = BackupSchedule(str(folder), every_s=0.05, keep=3, first_after_s=0)
+    store = await Store.open(path, housekeeping=None, backups=schedule)
+    acked_before: list[int] = []  # moves committed when each copy was first seen
+    move = 0
+    try:
+        while store.maintenance.backups_made < 6:
+            move = await store.games.append_action(
+                game_id,
+                move,
+                f"act {move + 1}",
+                seat=move % 4,
+                phase=f"phase {move + 1}",
+                to_act=(move + 1) % 4,
+                snapshot={"move": move + 1, "pad": "x" * 2000},
+            )
+            if len(acked_before) < store.maintenance.backups_made:
+                acked_before.append(move)
+            await asyncio.sleep(0)
+            assert move < 20_000, "the backups never ran"
+    finally:
+        await store.close()
+    assert store.maintenance.backups_made >= 6 and move > 30
+
+    copies = scheduled_copies(str(path), folder)
+    assert len(copies) == 3 and len(list(folder.iterdir())) == 3  # the oldest deleted
+    moves = []
+    for dest in copies:
+        copy = await Store.open(dest, housekeeping=None)
+        try:
+            game = await copy.games.load_game(game_id)
+        finally:
+            await copy.close()
+        n = game.move
+        assert game.actions == tuple(f"act {i}" for i in range(1, n + 1))
+        assert game.snapshot["move"] == n == game.snapshot_move
+        moves.append(n)
+    assert moves == sorted(moves) and 0 < moves[-1] <= move
+    assert moves[-1] >= acked_before[2]  # the newest copy has what was played before it
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("backup: ")]
+    assert len(lines) == store.maintenance.backups_made
+    assert f"{path} -> {folder}" in lines[-1] and "old cop" in lines[-1]
+
+
+async def test_a_failed_scheduled_backup_is_one_line_and_play_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "live.sqlite3"
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the backups should go")
+    schedule = BackupSchedule(str(blocker), every_s=0.02, keep=2, first_after_s=0)
+    store = await Store.open(path, housekeeping=None, backups=schedule)
+    try:
+        game = await store.games.create_game(1, 2, 3, {"seed": 1})
+        while len([r for r in caplog.records if "backup of" in r.getMessage()]) < 2:
+            await asyncio.sleep(0.02)
+        assert (
+            await store.games.append_action(game.id, 0, "bid 5", seat=0, phase="auction", to_act=1)
+            == 1
+        )
+    finally:
+        await store.close()
+    failed = [r for r in caplog.records if "backup of" in r.getMessage()]
+    assert all(r.levelname == "ERROR" and r.exc_info is None for r in failed)
+    assert "\n" not in failed[0].getMessage() and str(blocker) in failed[0].getMessage()
+    assert blocker.read_text() == "a file where the backups should go"
+
+
+def test_backup_schedule_is_checked() -> None:
+    with pytest.raises(ValueError):
+        BackupSchedule("b", every_s=0)
+    with pytest.raises(ValueError):
+        BackupSchedule("b", keep=0)
