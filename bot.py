@@ -234,7 +234,9 @@ async def serve(config: BotConfig) -> None:
     note = font_note()  # one line when emoji in names cannot be drawn (no emoji font)
     if note:
         log.warning(note)
-    store = await Store.open(config.database_path, pool_size=config.database_pool_size)
+    store = await Store.open(
+        config.database_path, pool_size=config.database_pool_size, backups=config.backups
+    )
     async with BatakBot(config, store) as bot:  # closing the bot closes the store
         await bot.start(config.token)
 

@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from data import DEFAULT_PATH, DEFAULT_POOL_SIZE, is_postgres_url, sqlite_path
+from data import (
+    DEFAULT_PATH,
+    DEFAULT_POOL_SIZE,
+    BackupSchedule,
+    is_postgres_url,
+    sqlite_path,
+)
 from tables import ServiceConfig
 
 DEFAULT_DATABASE = str(DEFAULT_PATH)  # the data layer owns the default
@@ -71,6 +77,9 @@ class BotConfig:
     metrics_host: str = "127.0.0.1"
     sync_commands: str = "auto"
     """One of :data:`SYNC_MODES`."""
+    backups: BackupSchedule | None = None
+    """``BACKUP_DIR`` / ``BACKUP_EVERY`` / ``BACKUP_KEEP``: the SQLite file copied into a
+    folder every so often; None: no scheduled backups."""
 
     def owns_guild(self, guild_id: int) -> bool:
         """This process runs the shard of the server (``(guild_id >> 22) % count``)."""
@@ -120,6 +129,32 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return int(raw)
 
 
+_UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def _backups(e: Mapping[str, str], database: str) -> BackupSchedule | None:
+    """``BACKUP_DIR`` (empty: none), ``BACKUP_EVERY`` (seconds, or with s, m, h or d;
+    at least a minute, default 1h) and ``BACKUP_KEEP`` (default 24)."""
+    folder = e.get("BACKUP_DIR", "").strip()
+    if not folder:
+        return None
+    if is_postgres_url(database):
+        raise ConfigError(
+            "BACKUP_DIR copies SQLite files; back a PostgreSQL database up with pg_dump"
+        )
+    raw = e.get("BACKUP_EVERY", "").strip().lower() or "1h"
+    unit = raw[-1] if raw[-1:] in ("s", "m", "h", "d") else ""
+    try:
+        every = float(raw.removesuffix(unit)) * _UNITS[unit]
+    except ValueError:
+        every = -1.0
+    if not 60 <= every <= 30 * 86400:
+        raise ConfigError(
+            f"BACKUP_EVERY must be from 60 s to 30 days (e.g. 3600, 30m, 6h, 1d), not {raw!r}"
+        )
+    return BackupSchedule(folder, every_s=every, keep=_int(e, "BACKUP_KEEP", 24, 1, 10_000))
+
+
 def load_config(env: Mapping[str, str] | None = None, *, need_token: bool = True) -> BotConfig:
     """Read the settings; raises :class:`ConfigError` (with :data:`NO_TOKEN_MESSAGE`
     when the token is missing and ``need_token``: ``bot.py --check`` logs in nowhere)."""
@@ -145,9 +180,10 @@ def load_config(env: Mapping[str, str] | None = None, *, need_token: bool = True
     sync = e.get("SYNC_COMMANDS", "").strip().lower() or "auto"
     if sync not in SYNC_MODES:
         raise ConfigError(f"SYNC_COMMANDS must be auto, always or never, not {sync!r}")
+    database = _database(e)
     return BotConfig(
         token=token,
-        database_path=_database(e),
+        database_path=database,
         database_pool_size=_int(e, "DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE, 1, 1000),
         dev_guild_id=int(guild_raw) if guild_raw else None,
         log_level=level,
@@ -164,6 +200,7 @@ def load_config(env: Mapping[str, str] | None = None, *, need_token: bool = True
         metrics_port=port,
         metrics_host=e.get("METRICS_HOST", "").strip() or "127.0.0.1",
         sync_commands=sync,
+        backups=_backups(e, database),
         hand_edit_interval=_float(e, "HAND_EDIT_INTERVAL_SECONDS", 1.0, 0.0, 60.0),
         ping_grace_live=_float(e, "PING_GRACE_SECONDS", 20.0, 0.0, 3600.0),
         ping_grace_async=_float(e, "ASYNC_PING_GRACE_SECONDS", 1800.0, 0.0, 7 * 86400.0),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cogs.config import NO_TOKEN_MESSAGE, ConfigError, load_config
-from data import DEFAULT_PATH, DEFAULT_POOL_SIZE
+from data import DEFAULT_PATH, DEFAULT_POOL_SIZE, BackupSchedule
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,6 +80,23 @@ def test_sync_commands_setting() -> None:
     with pytest.raises(ConfigError) as err:
         load_config({"DISCORD_TOKEN": "abc", "SYNC_COMMANDS": "1"})
     assert str(err.value) == "SYNC_COMMANDS must be auto, always or never, not '1'"
+
+
+def test_backup_settings() -> None:
+    assert load_config({"DISCORD_TOKEN": "abc"}).backups is None
+    cfg = load_config({"DISCORD_TOKEN": "abc", "BACKUP_DIR": "/srv/copies"})
+    assert cfg.backups == BackupSchedule("/srv/copies", every_s=3600.0, keep=24)
+    for every, seconds in (("600", 600.0), ("30m", 1800.0), ("6h", 21600.0), ("1d", 86400.0)):
+        env = {"DISCORD_TOKEN": "abc", "BACKUP_DIR": "b", "BACKUP_EVERY": every, "BACKUP_KEEP": "3"}
+        backups = load_config(env).backups
+        assert backups is not None and (backups.every_s, backups.keep) == (seconds, 3)
+    for bad in ({"BACKUP_EVERY": "10"}, {"BACKUP_EVERY": "soon"}, {"BACKUP_KEEP": "0"}):
+        with pytest.raises(ConfigError, match=next(iter(bad))):
+            load_config({"DISCORD_TOKEN": "abc", "BACKUP_DIR": "b"} | bad)
+    with pytest.raises(ConfigError, match="pg_dump"):
+        load_config(
+            {"DISCORD_TOKEN": "abc", "BACKUP_DIR": "b", "DATABASE_URL": "postgresql://u@h/db"}
+        )
 
 
 def test_the_check_needs_no_token() -> None:
