@@ -28,7 +28,13 @@ from cogs.tree import (
     registration_payload,
     scope_name,
 )
-from data import EXIT_DATABASE_DAMAGED, DatabaseDamagedError, Store, StoreError
+from data import (
+    EXIT_DATABASE_DAMAGED,
+    DatabaseDamagedError,
+    DatabaseLocationError,
+    Store,
+    StoreError,
+)
 from images.fonts import startup_note as font_note
 from ops import METRICS, ErrorWebhook, HealthCheck, JsonFormatter, OpsServer, discord_trace
 from tables import TableService, workers
@@ -300,7 +306,9 @@ USAGE = """usage: python bot.py [--check]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the bot; 0 on a normal stop, 2 when it cannot start (the message says why),
-    1 when Discord cannot be reached. ``--check``: see :func:`check_command_list`."""
+    1 when Discord cannot be reached, 65 for a damaged database, 73 when no database
+    can be at its path and 77 when its place cannot be written (one line each).
+    ``--check``: see :func:`check_command_list`."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in ("-h", "--help"):
         print(USAGE)
@@ -333,6 +341,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DatabaseDamagedError as exc:  # one line, no traceback: what is wrong, what to do
         print(exc, file=sys.stderr)
         return EXIT_DATABASE_DAMAGED
+    except DatabaseLocationError as exc:  # a folder, under a file, read-only: one line
+        print(exc, file=sys.stderr)
+        return exc.exit_code
     except StoreError as exc:
         print(f"Cannot use the database: {exc}", file=sys.stderr)
         return 2

@@ -34,7 +34,7 @@ from .standings import StandingsCommands
 from .text.hints import hint_message
 from .text.house import complete, parse_rules
 from .text.rules import rules_text
-from .text.words import display_name, safe_name, table_language
+from .text.words import display_name, safe_name, table_language, thread_title
 from .tree import service_error
 from .watch import WatchCommand, Watchers
 
@@ -297,7 +297,7 @@ class BatakCog(
     ) -> discord.Thread | None:
         """The lobby's thread, made once its table exists and attached to it; None (the
         table stays in the channel) when Discord refuses one."""
-        name = t("thread.name", lang, name=display_name(interaction.user))[:100]
+        name = thread_title(lang, display_name(interaction.user), interaction.user.id)
         try:
             thread = await channel.create_thread(
                 name=name,

@@ -19,7 +19,8 @@ The store is built from parts, one per kind of record (``store.games``,
 ``store.guild_settings``, ``store.user_settings``, ``store.maintenance``,
 ``store.locks``), each a plain object holding the one ``Database`` (``data.base``).
 
-A damaged file raises ``DatabaseDamagedError`` at open (exit with ``EXIT_DATABASE_DAMAGED``).
+A damaged file raises ``DatabaseDamagedError`` at open (exit with ``EXIT_DATABASE_DAMAGED``);
+a path no database can be written at raises ``DatabaseLocationError`` (its ``exit_code``).
 
 Several processes on one PostgreSQL database: ``append_action`` is a compare-and-set under
 the table row's lock, so two writers never both apply a move; ``async with
@@ -31,6 +32,11 @@ On PostgreSQL the store holds a pool of up to ``pool_size`` connections
 
 from .backup import BackupSchedule
 from .base import KEEP
+from .location import (
+    EXIT_DATABASE_PATH,
+    EXIT_DATABASE_READ_ONLY,
+    DatabaseLocationError,
+)
 from .maintenance import Housekeeping
 from .models import (
     BOT_LEVEL_SETTINGS,
@@ -92,6 +98,8 @@ __all__ = [
     "DEFAULT_PATH",
     "DEFAULT_POOL_SIZE",
     "EXIT_DATABASE_DAMAGED",
+    "EXIT_DATABASE_PATH",
+    "EXIT_DATABASE_READ_ONLY",
     "KEEP",
     "LANGUAGES",
     "LATEST_VERSION",
@@ -107,6 +115,7 @@ __all__ = [
     "DailyAlreadyPlayedError",
     "DailyResult",
     "DatabaseDamagedError",
+    "DatabaseLocationError",
     "Game",
     "GameClosedError",
     "GameNotFoundError",

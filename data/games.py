@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from .base import (
@@ -13,6 +13,7 @@ from .base import (
     Connection,
     Database,
     Row,
+    _day,
     _dumps,
     _iso,
     _Keep,
@@ -23,6 +24,7 @@ from .models import (
     GAME_KINDS,
     OPEN_STATUSES,
     ActionEntry,
+    DailyAlreadyPlayedError,
     Game,
     GameClosedError,
     HostHasOpenTableError,
@@ -117,6 +119,7 @@ class GameStore:
         phase: str = "lobby",
         to_act: int | None = None,
         rematch_of: int | None = None,
+        daily_day: str | date | None = None,
     ) -> Game:
         """Open a table. ``settings`` is free JSON (rules dict, seed, first dealer, pace, ...).
 
@@ -125,9 +128,17 @@ class GameStore:
         raises ``HostHasOpenTableError`` (with the open table's id), however many
         requests race. ``rematch_of`` names the finished table this is the rematch of;
         a table has one rematch: a second raises ``RematchExistsError``.
+
+        ``daily_day`` (kind "daily" only): the host's daily try of that UTC day is claimed
+        in the same transaction (``store.daily``); a person has one daily game per server
+        and day: a second raises ``DailyAlreadyPlayedError`` (with the first game's id,
+        when the claim has one), however many requests or processes race.
         """
         if kind not in GAME_KINDS:
             raise ValueError(f"kind must be one of {GAME_KINDS}")
+        if daily_day is not None and kind != "daily":
+            raise ValueError("only a daily game has a daily day")
+        day = None if daily_day is None else _day(daily_day, self.database.now())
         if status not in OPEN_STATUSES:
             raise ValueError(f"a new game's status is one of {OPEN_STATUSES}")
         seat_list = list(seats) if seats else list(EMPTY_SEATS)
@@ -155,10 +166,26 @@ class GameStore:
                 )
                 if existing is not None:
                     raise HostHasOpenTableError(guild_id, host_id, int(existing))
+            if day is not None:
+                # the same key as store.daily's claim; the unique index holds regardless
+                await self.database.key_lock("daily", guild_id, day, host_id)
+                async with db.execute(
+                    "SELECT game_id FROM daily_results WHERE guild_id = ? AND day = ? "
+                    "AND user_id = ?",
+                    (guild_id, day, host_id),
+                ) as found:
+                    claim = await found.fetchone()
+                if claim is not None:
+                    raise DailyAlreadyPlayedError(
+                        f"user {host_id} already played the daily match of {day} "
+                        f"in guild {guild_id}",
+                        None if claim["game_id"] is None else int(claim["game_id"]),
+                    )
             cur = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, thread_id, host_id, kind, status, "
-                "phase, move, to_act, settings, created_at, updated_at, hosting, rematch_of) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "phase, move, to_act, settings, created_at, updated_at, hosting, rematch_of, "
+                "daily_day) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -173,10 +200,17 @@ class GameStore:
                     now,
                     host_id if hosted else None,
                     rematch_of,
+                    day,
                 ),
             )
             game_id = int((await cur.fetchone())[0])
             await self._write_seats(db, game_id, seat_list)
+            if day is not None:
+                await db.execute(
+                    "INSERT INTO daily_results (guild_id, day, user_id, game_id, started_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, day, host_id, game_id, now),
+                )
         return await self.get_game(game_id)
 
     async def get_game(self, game_id: int) -> Game:

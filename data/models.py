@@ -129,7 +129,13 @@ class StoreBusyError(StoreError):
 
 
 class DailyAlreadyPlayedError(StoreError):
-    """The player already has a daily result (or a daily match started) for that day."""
+    """The player already has a daily result (or a daily match started) for that day.
+
+    ``game_id``: the daily game of that claim, when known (None for an older claim)."""
+
+    def __init__(self, message: str, game_id: int | None = None) -> None:
+        super().__init__(message)
+        self.game_id = game_id
 
 
 # --------------------------------------------------------------------------- players

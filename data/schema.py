@@ -329,12 +329,31 @@ V5_BOT_STATE: Migration = (
     """,
 )
 
+V6_ONE_DAILY_GAME: Migration = (
+    # -- one daily game per person, server and day ----------------------------------
+    # ``daily_day`` is the UTC day of a daily game (NULL for a table); the unique index
+    # makes a second daily game of the same person and day impossible, however many
+    # presses or processes race. The claim in ``daily_results`` is written with it.
+    "ALTER TABLE games ADD COLUMN daily_day TEXT",
+    # Daily games before this version: the one each claim points at keeps the day (a
+    # game a lost race left behind was cancelled and stays without one).
+    """
+    UPDATE games SET daily_day = (SELECT min(d.day) FROM daily_results d
+                                  WHERE d.game_id = games.id AND d.user_id = games.host_id
+                                    AND d.guild_id = games.guild_id)
+    WHERE kind = 'daily'
+    """,
+    "CREATE UNIQUE INDEX games_one_daily ON games (guild_id, host_id, daily_day) "
+    "WHERE daily_day IS NOT NULL",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     V1,
     V2,
     V3_RATED_MATCHES_AND_PERSONAL_SETTINGS,
     V4_MATCHES_THE_COMPUTERS_FINISHED,
     V5_BOT_STATE,
+    V6_ONE_DAILY_GAME,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

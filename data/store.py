@@ -39,6 +39,7 @@ from .base import (
 from .daily import DailyStore
 from .games import GameStore
 from .guild_settings import SettingsStore
+from .location import check_location
 from .maintenance import DAILY_HOUSEKEEPING, Housekeeping, MaintenanceStore
 from .matches import MatchStore, decode_records, encode_records, placements_of, seat_stats
 from .models import (
@@ -203,9 +204,9 @@ class Store:
             raise ValueError(f"bad synchronous level {synchronous!r}")
         existing = is_file and os.path.exists(p) and os.path.getsize(p) > 0
         if is_file:
+            check_location(p)  # a folder, under a file, read-only: one line (makes its folder)
             if check:
                 health.check_file(p)
-            Path(p).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(p, isolation_level=None, timeout=busy_timeout_ms / 1000)
         try:
             db.row_factory = sqlite3.Row

@@ -13,6 +13,7 @@ service's one public face; the cogs and the tests call nothing else.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import logging
@@ -24,7 +25,13 @@ from typing import Any
 
 from batak import Action, Match, Rules, daily_seed, preset
 from batak.ai.hints import Hint
-from data import DailyAlreadyPlayedError, GuildSettings, Seat, Store
+from data import (
+    DailyAlreadyPlayedError,
+    GameNotFoundError,
+    GuildSettings,
+    Seat,
+    Store,
+)
 
 from .errors import ServiceError
 from .events import TableEvent
@@ -87,6 +94,8 @@ class TableService:
         self.seats = Seats(self.reg, self.play, self.notify)
         self.house = HouseRules(self.reg)
         self.lobby = Lobby(self.reg, self.play, self.seats, self.notify)
+        # the daily match each person is being given now, by (server, person)
+        self._daily_starting: dict[tuple[int, int], asyncio.Future[Table]] = {}
 
     # ------------------------------------------------------------------ what it holds
     @property
@@ -337,14 +346,31 @@ class TableService:
         """Today's daily match for the server: the person in seat 0 against three computers.
 
         Returns the running daily table if the person started one today and has not
-        finished; raises ``error.daily_done`` if the try is used up.
+        finished; raises ``error.daily_done`` if the try is used up. Presses of one
+        person while their daily match is being created share that one creation (a
+        single flight): each gets the same table, or the same error.
         """
         running = self.reg.daily_of(guild_id, user_id)
         if running is not None:
             return running
+        key = (guild_id, user_id)
+        pending = self._daily_starting.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._start_daily(guild_id, channel_id, user_id, name))
+            self._daily_starting[key] = pending
+            pending.add_done_callback(lambda _: self._daily_starting.pop(key, None))
+        # shielded: a press given up on (its interaction expired) does not cancel the
+        # creation the other presses wait for
+        return await asyncio.shield(pending)
+
+    async def _start_daily(self, guild_id: int, channel_id: int, user_id: int, name: str) -> Table:
+        running = self.reg.daily_of(guild_id, user_id)
+        if running is not None:
+            return running
         day = self.reg.today()
-        if await self.reg.store.daily.daily_result(guild_id, user_id, day=day) is not None:
-            raise ServiceError("error.daily_done")
+        claim = await self.reg.store.daily.daily_result(guild_id, user_id, day=day)
+        if claim is not None:
+            raise await self._daily_taken(claim.score, claim.game_id)
         g = await self.reg.store.guild_settings.get_guild_settings(guild_id)
         rules = preset(g.preset, deals=self.reg.config.daily_deals)
         seed = daily_seed(day, str(guild_id))
@@ -362,22 +388,23 @@ class TableService:
         )
         seats = [Seat.human(user_id, name)] + [Seat.bot(level) for _ in range(3)]
         match = Match(rules, seed, 0)
-        game = await self.reg.store.games.create_game(
-            guild_id,
-            channel_id,
-            user_id,
-            settings.to_dict(),
-            seats=seats,
-            kind=DAILY,
-            status="playing",
-            phase=phase_of(match),
-            to_act=match.to_act,
-        )
         try:
-            await self.reg.store.daily.start_daily(guild_id, user_id, day=day, game_id=game.id)
+            # the try is claimed with the game, in one transaction, under a unique key
+            game = await self.reg.store.games.create_game(
+                guild_id,
+                channel_id,
+                user_id,
+                settings.to_dict(),
+                seats=seats,
+                kind=DAILY,
+                status="playing",
+                phase=phase_of(match),
+                to_act=match.to_act,
+                daily_day=day,
+            )
         except DailyAlreadyPlayedError as exc:
-            await self.reg.store.games.cancel_game(game.id)
-            raise ServiceError("error.daily_done") from exc
+            # another process on the same database won the race
+            raise await self._daily_taken(None, exc.game_id) from exc
         table = Table(game=game, match=match, rules=rules)
         self.reg.tables[table.id] = table
         events: list[TableEvent] = []
@@ -385,3 +412,14 @@ class TableService:
             await self.play.run_daily_bots(table, events)
         await self.reg.emit(events)
         return table
+
+    async def _daily_taken(self, score: int | None, game_id: int | None) -> ServiceError:
+        """The answer when the person's daily try of today is claimed already: played
+        (a score, or its game closed), or its game still open in another process on
+        the same database (being set up there)."""
+        if score is None and game_id is not None:
+            with contextlib.suppress(GameNotFoundError):
+                game = await self.reg.store.games.get_game(game_id)
+                if game.is_open:
+                    return ServiceError("error.daily_setting_up")
+        return ServiceError("error.daily_done")

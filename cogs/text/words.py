@@ -69,6 +69,34 @@ def safe_name(raw: str | None) -> str:
     return _LINK.sub("\\1:\u200b", text)
 
 
+MAX_THREAD_NAME = 100
+"""Discord's longest thread name."""
+
+_MASKED_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?[^)\s]*>?[^)]*\)")
+_SCHEME = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://")
+_MENTION_MARKS = re.compile(r"[<>@]")
+
+
+def title_name(raw: str | None) -> str:
+    """A name for a thread's title. Discord shows a channel or thread name as it is
+    written (no markdown, so no backslash escapes: they would show), so markup is taken
+    out rather than escaped: :func:`plain_name`, a masked link ``[label](url)`` becomes
+    its label, no ``scheme://`` (nothing there is a link), no ``<``, ``>`` or ``@``
+    (no mention, channel, time or emoji form). May be empty."""
+    text = _MASKED_LINK.sub(lambda m: m[1], plain_name(raw))
+    text = _MENTION_MARKS.sub("", _SCHEME.sub("", text))
+    return " ".join(text.split())
+
+
+def thread_title(lang: str, name: str | None, user_id: int) -> str:
+    """The title of a table's thread: the person's name through :func:`title_name`
+    (``#id`` when nothing is left), within :data:`MAX_THREAD_NAME` characters."""
+    title = t("thread.name", lang, name=title_name(name) or f"#{user_id}")
+    if len(title) > MAX_THREAD_NAME:
+        title = title[: MAX_THREAD_NAME - 1].rstrip() + "…"
+    return title
+
+
 def seat_name(seat: Seat, index: int, lang: str, *, markup: bool = True) -> str:
     """A seat's name (never a mention: public text must not ping); ``markup=False`` for
     pictures, which show the characters as they are."""

@@ -243,6 +243,9 @@ async def test_names_are_shown_as_data_and_ping_no_one() -> None:
                 assert raw not in everything, raw
             assert not re.search(r"(?<!\\)<@", everything)  # every <@ escaped
             assert "\\*\\*BIG\\*\\*" in d.message(lobby.id).text()
+            # The thread's title shows as written: markup taken out, not escaped.
+            (thread,) = d.threads()
+            assert thread.name == "Batak with x **BIG** ||x||", thread.name
             # Nobody was pinged but by their own turn notices.
             assert d.notifications(outsider) == []
             for p in people:
