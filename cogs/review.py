@@ -1,10 +1,10 @@
 """Replays, reviews and the daily comparison: finished deals looked at again.
 
-- ``/batak replay`` posts the animated replay of a finished deal (drawn in the drawing
+- ``/batak replay`` posts the animated replay of a finished deal (drawn in the heavy
   worker, made to fit the server's upload limit), from a table, a stored match, today's
   daily (once the person has finished it) or an uploaded ``batak-deal/1`` file;
 - ``/batak review`` and the Review button of a deal summary answer privately with
-  :func:`batak.review.review_deal`, computed in the review worker and cached per deal;
+  :func:`batak.review.review_deal`, computed in the heavy worker and cached per deal;
 - the Compare button of ``/batak daily`` lists today's daily deals as everyone in the
   server played them.
 
@@ -310,7 +310,7 @@ class Reviews:
         if interaction.guild is not None:
             limit = min(limit, interaction.guild.filesize_limit)
         try:
-            data, fmt = await workers.DRAWING.run(
+            data, fmt = await workers.HEAVY.run(  # never before a table's picture
                 fit_replay, found.record, list(found.names), limit, lang
             )
         except ValueError as exc:
@@ -330,7 +330,7 @@ class Reviews:
 
     # ------------------------------------------------------------------ review
     async def review_of(self, found: FoundDeal) -> Review:
-        """The cached review, else computed in the review worker (once per deal even
+        """The cached review, else computed in the heavy worker (once per deal even
         when several people ask at the same time)."""
         key = (_key(found.record), found.people)
         done = self._reviews.get(key)
@@ -340,7 +340,7 @@ class Reviews:
         running = self._running.get(key)
         if running is None:
             running = asyncio.ensure_future(
-                workers.REVIEW.run(review_record, found.record, found.people)
+                workers.HEAVY.run(review_record, found.record, found.people)
             )
             self._running[key] = running
             running.add_done_callback(lambda _f: self._running.pop(key, None))
@@ -388,7 +388,7 @@ class Reviews:
         keys = [_par_key(r) for r in records]
         todo = {k: r for r, k in zip(records, keys, strict=True) if k not in self._pars}
         if todo:
-            found = await workers.REVIEW.run(
+            found = await workers.HEAVY.run(
                 pars_of_records, list(todo.values()), COMPARE_PAR_NODES
             )
             self._pars.update(zip(todo, found, strict=True))
