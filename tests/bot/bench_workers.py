@@ -23,7 +23,6 @@ import os
 import signal
 import statistics
 import time
-
 from typing import Any
 
 from batak.review import review_record
