@@ -23,6 +23,7 @@ from .announcements import Announcer
 from .components import HandButton, Press, TableButton, dispatched, matching
 from .components.panel import HouseItem, WatchButton
 from .components.seats import SeatButton
+from .cooldowns import Cooldowns
 from .hands import Hands
 from .house import HousePanel
 from .i18n import ls, t
@@ -88,7 +89,9 @@ class BatakCog(
         self.watchers = Watchers(
             bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
         )
-        self.reviews = Reviews(bot, self.languages)
+        self.cooldowns = Cooldowns()
+        """Fair shares: how often one person may ask for the heavy work."""
+        self.reviews = Reviews(bot, self.languages, self.cooldowns)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*FAMILIES)
@@ -399,6 +402,7 @@ class BatakCog(
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         guild_id = guild_of(interaction)
+        self.cooldowns.use("daily", interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = await self.languages.of(interaction)
         user = interaction.user

@@ -1,10 +1,10 @@
 """Replays, reviews and the daily comparison: finished deals looked at again.
 
-- ``/batak replay`` posts the animated replay of a finished deal (drawn in the drawing
+- ``/batak replay`` posts the animated replay of a finished deal (drawn in the heavy
   worker, made to fit the server's upload limit), from a table, a stored match, today's
   daily (once the person has finished it) or an uploaded ``batak-deal/1`` file;
 - ``/batak review`` and the Review button of a deal summary answer privately with
-  :func:`batak.review.review_deal`, computed in the review worker and cached per deal;
+  :func:`batak.review.review_deal`, computed in the heavy worker and cached per deal;
 - the Compare button of ``/batak daily`` lists today's daily deals as everyone in the
   server played them.
 
@@ -37,6 +37,7 @@ from images.replay_fit import fit_replay
 from tables import ServiceError, Table, TableSettings, workers
 
 from .components import Press, view_of
+from .cooldowns import Cooldowns
 from .i18n import t
 from .replies import Languages, fail, guild_of, send
 from .text.review import CompareRow, compare_text, review_text
@@ -138,8 +139,12 @@ class Reviews:
     """Finds finished deals and answers ``/batak replay``, ``/batak review`` and the
     Review and Compare buttons."""
 
-    def __init__(self, bot: BatakBot, languages: Languages) -> None:
+    def __init__(
+        self, bot: BatakBot, languages: Languages, cooldowns: Cooldowns | None = None
+    ) -> None:
         self.bot = bot
+        self.cooldowns = cooldowns if cooldowns is not None else Cooldowns()
+        """How often one person may ask for a replay or a review (uploads included)."""
         self.store = bot.store
         self.service = bot.service
         self.languages = languages
@@ -296,6 +301,7 @@ class Reviews:
         deal: int | None,
         file: discord.Attachment | None,
     ) -> None:
+        self.cooldowns.use("replay", interaction.user.id)
         lang = await self.languages.of(interaction)
         guild_id = guild_of(interaction)
         if file is not None:  # reading it may take a while: answer Discord first
@@ -310,7 +316,7 @@ class Reviews:
         if interaction.guild is not None:
             limit = min(limit, interaction.guild.filesize_limit)
         try:
-            data, fmt = await workers.DRAWING.run(
+            data, fmt = await workers.HEAVY.run(  # never before a table's picture
                 fit_replay, found.record, list(found.names), limit, lang
             )
         except ValueError as exc:
@@ -330,7 +336,7 @@ class Reviews:
 
     # ------------------------------------------------------------------ review
     async def review_of(self, found: FoundDeal) -> Review:
-        """The cached review, else computed in the review worker (once per deal even
+        """The cached review, else computed in the heavy worker (once per deal even
         when several people ask at the same time)."""
         key = (_key(found.record), found.people)
         done = self._reviews.get(key)
@@ -340,7 +346,7 @@ class Reviews:
         running = self._running.get(key)
         if running is None:
             running = asyncio.ensure_future(
-                workers.REVIEW.run(review_record, found.record, found.people)
+                workers.HEAVY.run(review_record, found.record, found.people)
             )
             self._running[key] = running
             running.add_done_callback(lambda _f: self._running.pop(key, None))
@@ -357,6 +363,7 @@ class Reviews:
         deal: int | None,
         file: discord.Attachment | None = None,
     ) -> None:
+        self.cooldowns.use("review", interaction.user.id)
         lang = await self.languages.of(interaction)
         guild_id = guild_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -376,6 +383,7 @@ class Reviews:
         self, interaction: discord.Interaction[Any], table_id: int, index: int
     ) -> None:
         try:
+            self.cooldowns.use("review", interaction.user.id)
             lang = await self.languages.of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await self.table_deal(table_id, index, lang)
@@ -388,9 +396,7 @@ class Reviews:
         keys = [_par_key(r) for r in records]
         todo = {k: r for r, k in zip(records, keys, strict=True) if k not in self._pars}
         if todo:
-            found = await workers.REVIEW.run(
-                pars_of_records, list(todo.values()), COMPARE_PAR_NODES
-            )
+            found = await workers.HEAVY.run(pars_of_records, list(todo.values()), COMPARE_PAR_NODES)
             self._pars.update(zip(todo, found, strict=True))
             while len(self._pars) > 2048:
                 self._pars.popitem(last=False)
@@ -398,6 +404,7 @@ class Reviews:
 
     async def on_compare_button(self, interaction: discord.Interaction[Any], day: str) -> None:
         try:
+            self.cooldowns.use("review", interaction.user.id)
             await self._compare(interaction, day)
         except Exception as exc:
             await fail(interaction, exc, self.languages)

@@ -1,7 +1,7 @@
 """CPU work away from the event loop: one worker process draws pictures, one thinks.
 
 (And two that start on first use: one for the expert level's long thoughts, one for
-reviews.)
+the heavy work people ask for: replays, reviews, the daily comparison.)
 
 Drawing a table (Pillow) and a computer player's search (pure Python) are CPU work. In
 a thread they would hold the bot process's GIL, and every interaction waiting to be
@@ -152,9 +152,12 @@ THINKING = Worker("thinking", niceness=BACKGROUND)
 # The expert level thinks about 2 s a move (async tables only): a process of its own, so a
 # live table's computer move never queues behind an async table's long thought.
 PONDERING = Worker("pondering", niceness=BACKGROUND)
-# Reviews (double-dummy searches of whole deals, seconds each) get a process of their own,
-# lower still: a computer player's move in the thinking worker never waits behind one.
-REVIEW = Worker("review", niceness=BACKGROUND + 5)
+# What one person can ask for many times, seconds each: replays (an animated picture of a
+# whole deal, uploaded files too), reviews and the daily comparison (double-dummy searches).
+# A process of their own, lower still: a table's or a hand's picture in the drawing worker
+# never queues behind a replay, a computer player's move never behind a review, and on a
+# busy machine the live work gets the cores first.
+HEAVY = Worker("heavy", niceness=BACKGROUND + 5)
 
 
 ALL = (DRAWING, THINKING)
@@ -174,4 +177,4 @@ def close_all() -> None:
     DRAWING.close()
     THINKING.close()
     PONDERING.close()
-    REVIEW.close()
+    HEAVY.close()

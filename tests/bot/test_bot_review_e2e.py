@@ -97,6 +97,11 @@ async def test_replay_upload_and_review_of_a_finished_deal() -> None:
             rec = await d.slash(bob, "batak replay", {"file": Upload("x.jsonl", b"\xff")})
             await d.wait_response(rec)
             assert "UTF-8" in answer_text(rec)
+            # A fourth replay within 30 s: told privately when to try again, nothing read.
+            rec = await d.slash(bob, "batak replay", {"file": Upload("x.jsonl", b"\xff")})
+            await d.wait_response(rec)
+            assert "ask for this again <t:" in answer_text(rec), answer_text(rec)
+            assert all(d.is_ephemeral(m) for m in answers(rec))
             # A deal number the file does not have.
             rec = await d.slash(bob, "batak review", {"file": good, "deal": 50}, wait="response")
             count = len([line for line in jsonl.decode().splitlines() if line.strip()])

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
 
 from tables.workers import Worker
 
@@ -105,3 +111,80 @@ async def test_a_worker_runs_below_the_event_loop_priority() -> None:
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(own + 5, 19)
     finally:
         w.close()
+
+
+def slow_job(seconds: float) -> float:
+    """Runs in a worker: a stand-in for a replay or a review (seconds of CPU)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return time.monotonic()
+
+
+def fake_picture(view: str) -> bytes:
+    """Runs in the drawing worker: a stand-in for a table picture."""
+    return view.encode()
+
+
+def slow_replay(record: object, names: object, limit: int, lang: str) -> tuple[bytes, str]:
+    """Runs where the bot sends a replay: a stand-in for ``fit_replay`` (0.1 s of CPU)."""
+    slow_job(0.1)
+    return b"GIF89a", "gif"
+
+
+@dataclass
+class Upload:
+    """The parts of ``discord.Attachment`` an uploaded record is read through."""
+
+    data: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    async def read(self) -> bytes:
+        return self.data
+
+
+async def test_a_table_picture_is_served_before_the_replays_asked_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Twenty uploaded replays asked for first (through ``Reviews.replay``, as the
+    command does), then a table's picture (through :func:`cogs.pictures.draw`): the
+    picture is back before most of the replays are done. In one shared queue (the
+    drawing worker drawing replays too) it would come after all twenty."""
+    from cogs import review
+    from cogs.cooldowns import Cooldowns, Limit
+    from cogs.pictures import Drawing, draw
+    from images.samples import _never, play_until
+    from tables import workers
+    from tests.bot.test_bot_replies import FakeInteraction
+
+    record = play_until("standard", 101, _never).finished[0].to_record()
+    upload = Upload(json.dumps(record).encode())
+    monkeypatch.setattr(review, "fit_replay", slow_replay)
+    bot: Any = SimpleNamespace(store=None, service=None)
+    languages: Any = SimpleNamespace(of=lambda _i: asyncio.sleep(0, "en"))
+    reviews = review.Reviews(bot, languages, Cooldowns({"replay": Limit(99, 30.0)}))
+    asked: list[Any] = []
+
+    async def replay() -> float:
+        interaction: Any = FakeInteraction()
+        interaction.guild = None
+        asked.append(interaction)
+        await reviews.replay(interaction, None, None, upload)  # type: ignore[arg-type]
+        return time.monotonic()
+
+    try:
+        await asyncio.gather(workers.HEAVY.run(os.getpid), workers.DRAWING.run(os.getpid))
+        replays = [asyncio.ensure_future(replay()) for _ in range(20)]
+        await asyncio.sleep(0.05)
+        pic = await draw(Drawing("t.png", "a table", f"table {time.time()}", fake_picture))
+        served = time.monotonic()
+        assert pic is not None and pic.data.startswith(b"table ")
+        done = await asyncio.gather(*replays)
+        assert all(i.calls[-1][0] == "edit_original" for i in asked)  # each one answered
+        before = sum(1 for finished in done if finished < served)
+        assert before <= 5, f"{before} of 20 replays were done before the table's picture"
+    finally:
+        workers.close_all()
