@@ -294,7 +294,7 @@ class Announcer:
     async def _stored_notice(self, table: Table) -> tuple[int, int, str, int | None] | None:
         known = self._notices.get(table.id)
         if known is None and not table.playing:  # after a restart: the end is told
-            stored = await self.store.games.messages(table.id, "turn")
+            stored = await self.store.messages.of(table.id, "turn")
             if stored:
                 m = stored[-1]
                 known = (m.channel_id or table.game.where_id, m.message_id, "", None)
@@ -338,7 +338,7 @@ class Announcer:
                 await channel.get_partial_message(mid).edit(allowed_mentions=NO_PINGS, **edit)
             except discord.NotFound:
                 self._notices.pop(table_id, None)
-                await self.store.games.remove_messages(table_id, [mid])
+                await self.store.messages.remove_messages(table_id, [mid])
 
     async def _turn_notice(self, table_id: int, seat: int, move: int) -> None:
         """Ping the person to act: a new notice (Show hand button) replaces the old one
@@ -353,7 +353,7 @@ class Announcer:
             if user_id is None or table.seats[seat].is_away or streak is None or streak[1]:
                 return
             streak[1] = True
-            old = await self.store.games.take_messages(table.id, "turn")
+            old = await self.store.messages.take_messages(table.id, "turn")
             self._notices.pop(table.id, None)
             channel = self.channel(table)
             for m in old:
@@ -378,7 +378,7 @@ class Announcer:
                 ),
             )
             self.pings += 1
-            await self.store.games.add_message(
+            await self.store.messages.add_message(
                 table.id, msg.id, kind="turn", channel_id=table.game.where_id
             )
             self._notices[table.id] = (table.game.where_id, msg.id, content, user_id)
@@ -414,11 +414,11 @@ class Announcer:
         msg = await self.bot.get_partial_messageable(channel_id).send(
             text, allowed_mentions=NO_PINGS
         )
-        await self.store.games.add_message(table.id, msg.id, kind="link", channel_id=channel_id)
+        await self.store.messages.add_message(table.id, msg.id, kind="link", channel_id=channel_id)
 
     async def _edit_links(self, at: Moment, text: str) -> None:
         """Edit the table's link line in the channel (the table was cancelled)."""
-        for m in await self.store.games.messages(at.table_id, "link"):
+        for m in await self.store.messages.of(at.table_id, "link"):
             channel = self.bot.get_partial_messageable(m.channel_id or at.game.channel_id)
             with contextlib.suppress(discord.NotFound):
                 await channel.get_partial_message(m.message_id).edit(
@@ -518,7 +518,7 @@ class Announcer:
         if ann.kind == "result":
             channel = self.channel(table)
         else:
-            links = await self.store.games.messages(table.id, "link")
+            links = await self.store.messages.of(table.id, "link")
             if links:  # a line about this table is already in the channel: it says the result
                 for m in links:
                     where = self.bot.get_partial_messageable(m.channel_id or table.game.channel_id)

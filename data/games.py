@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -32,7 +32,6 @@ from .models import (
     Seat,
     SeatError,
     StaleMoveError,
-    StoredMessage,
     StoreError,
 )
 
@@ -566,50 +565,3 @@ class GameStore:
                 (user_id, hosting, _iso(self.database.now()), game_id),
             )
         return await self.get_game(game_id)
-
-    # ------------------------------------------------------------------ games: messages
-    async def add_message(
-        self, game_id: int, message_id: int, *, kind: str = "turn", channel_id: int | None = None
-    ) -> None:
-        """Remember a message posted for a table (a turn notice, ...) to clean it up later."""
-        async with self.database.tx() as db:
-            await db.execute(
-                "INSERT INTO game_messages (game_id, message_id, kind, channel_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, message_id) DO UPDATE SET "
-                "kind = excluded.kind, channel_id = excluded.channel_id, "
-                "created_at = excluded.created_at",
-                (game_id, message_id, kind, channel_id, _iso(self.database.now())),
-            )
-
-    async def messages(self, game_id: int, kind: str | None = None) -> list[StoredMessage]:
-        sql = "SELECT message_id, kind, channel_id, created_at FROM game_messages WHERE game_id = ?"
-        args: list[Any] = [game_id]
-        if kind is not None:
-            sql += " AND kind = ?"
-            args.append(kind)
-        async with (
-            self.database.read() as db,
-            db.execute(sql + " ORDER BY created_at, message_id", args) as cur,
-        ):
-            return [StoredMessage(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
-
-    async def remove_messages(self, game_id: int, message_ids: Iterable[int]) -> None:
-        async with self.database.tx() as db:
-            await db.executemany(
-                "DELETE FROM game_messages WHERE game_id = ? AND message_id = ?",
-                [(game_id, m) for m in message_ids],
-            )
-
-    async def take_messages(self, game_id: int, kind: str = "turn") -> list[StoredMessage]:
-        """Return and forget the table's messages of a kind (e.g. old turn notices to delete)."""
-        async with self.database.tx() as db:
-            async with db.execute(
-                "SELECT message_id, kind, channel_id, created_at FROM game_messages "
-                "WHERE game_id = ? AND kind = ? ORDER BY created_at, message_id",
-                (game_id, kind),
-            ) as cur:
-                out = [StoredMessage(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
-            await db.execute(
-                "DELETE FROM game_messages WHERE game_id = ? AND kind = ?", (game_id, kind)
-            )
-        return out

@@ -42,6 +42,7 @@ from .guild_settings import SettingsStore
 from .location import check_location
 from .maintenance import DAILY_HOUSEKEEPING, Housekeeping, MaintenanceStore
 from .matches import MatchStore, decode_records, encode_records, placements_of, seat_stats
+from .messages import MessageStore
 from .models import (
     DatabaseDamagedError,
     NotABatakDatabaseError,
@@ -119,6 +120,7 @@ class Store:
 
     Each kind has its part, a plain object holding the database, reached by a short
     name: ``store.games`` (tables in the lobby or in play: ``GameStore``),
+    ``store.messages`` (what the bot posted for a table: ``MessageStore``),
     ``store.matches`` (``MatchStore``), ``store.standings`` (``StandingStore``),
     ``store.daily`` (``DailyStore``), ``store.announcements`` (``AnnouncementStore``),
     ``store.guild_settings`` (``SettingsStore``), ``store.user_settings``
@@ -134,6 +136,7 @@ class Store:
         self.schema_version = 0
         self.announcements = AnnouncementStore(database)
         self.games = GameStore(database)
+        self.messages = MessageStore(database)
         self.matches = MatchStore(database, self.announcements)
         self.standings = StandingStore(database)
         self.daily = DailyStore(database, self.announcements)

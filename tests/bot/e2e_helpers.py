@@ -92,7 +92,7 @@ async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecor
     # the table's first picture: seconds on a busy machine (the press itself is deferred
     # at once, so on Discord nothing fails).
     show = one_button(d.message(table.id), ":show")
-    rec = await d.click(user, table, show, wait="response", timeout=30)
+    rec = await d.click(user, table, show, wait="response", timeout=PATIENCE)
     hand = rec.followups[-1] if rec.followups else rec.response
     assert hand is not None and d.is_ephemeral(hand) and hand.ephemeral_to == user.id
     return hand

@@ -251,15 +251,15 @@ async def test_messages(store: Store) -> None:
     await store.games.set_thread(g.id, 777)
     g2 = await store.games.get_game(g.id)
     assert g2.table_message_id == 555 and g2.thread_id == 777
-    await store.games.add_message(g.id, 1001, channel_id=777)
-    await store.games.add_message(g.id, 1002)
-    await store.games.add_message(g.id, 2001, kind="deal-summary")
-    assert [m.message_id for m in await store.games.messages(g.id)] == [1001, 1002, 2001]
-    taken = await store.games.take_messages(g.id, "turn")
+    await store.messages.add_message(g.id, 1001, channel_id=777)
+    await store.messages.add_message(g.id, 1002)
+    await store.messages.add_message(g.id, 2001, kind="deal-summary")
+    assert [m.message_id for m in await store.messages.of(g.id)] == [1001, 1002, 2001]
+    taken = await store.messages.take_messages(g.id, "turn")
     assert [(m.message_id, m.channel_id) for m in taken] == [(1001, 777), (1002, None)]
-    assert [m.message_id for m in await store.games.messages(g.id)] == [2001]
-    await store.games.remove_messages(g.id, [2001])
-    assert await store.games.messages(g.id) == []
+    assert [m.message_id for m in await store.messages.of(g.id)] == [2001]
+    await store.messages.remove_messages(g.id, [2001])
+    assert await store.messages.of(g.id) == []
 
 
 async def test_settings_change_in_lobby(store: Store) -> None:
