@@ -1,0 +1,67 @@
+"""A storage outage at the table service: a move is refused whole (the table is not
+advanced), the computers wait, and play carries on once the storage is back."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from test_bot_service import ALICE, four_people, user_at
+
+from data import StorageUnavailableError, Store
+from tables import ServiceError
+
+
+async def read_only(store: Store, on: bool) -> None:
+    """SQLite refuses every write (SQLITE_READONLY), as on a file turned read-only."""
+    raw = store.database.conn.raw  # type: ignore[attr-defined]
+    await raw.execute(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
+
+
+async def test_a_move_during_an_outage_is_refused_and_the_table_not_advanced(
+    env: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    service, rec, _timers, store = env
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    seat, move = match.to_act, match.move_number
+    assert seat is not None
+    action = match.legal_actions()[0]
+    before = (match.move_number, match.to_act, len(rec.kinds("action")))
+    stored = (await store.games.load_game(table.id)).move
+    caplog.set_level(logging.DEBUG)
+    await read_only(store, True)
+    for _ in range(5):  # every press refused the same way, none played
+        with pytest.raises(StorageUnavailableError):
+            await service.act(table.id, user_at(table, seat), seat, move, action)
+        assert service.tables[table.id] is table
+        m = table.match
+        assert m is not None
+        assert (m.move_number, m.to_act, len(rec.kinds("action"))) == before
+    assert store.database.outage.down
+    tracebacks = [r for r in caplog.records if r.exc_info and r.levelno >= logging.ERROR]
+    assert tracebacks == []  # an outage is one log line, not a traceback per press
+    await read_only(store, False)
+    assert (await store.games.load_game(table.id)).move == stored  # nothing was written
+    result = await service.act(table.id, user_at(table, seat), seat, move, action)
+    assert result.move == move + 1
+    m = table.match
+    assert m is not None and m.move_number == move + 1
+    assert len(rec.kinds("action")) == before[2] + 1
+    assert (await store.games.load_game(table.id)).move == move + 1
+    assert not store.database.outage.down
+
+
+async def test_refusals_other_than_outages_are_unchanged(env: Any) -> None:
+    service, _rec, _timers, store = env
+    table = await four_people(service)
+    match = table.match
+    assert match is not None
+    await read_only(store, True)
+    # a press that is wrong anyway is refused for what it is, before any write
+    with pytest.raises(ServiceError) as err:
+        await service.act(table.id, ALICE, 1, match.move_number, match.legal_actions()[0])
+    assert err.value.key == "error.not_your_seat"
+    await read_only(store, False)
