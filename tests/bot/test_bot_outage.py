@@ -4,13 +4,18 @@ advanced), the computers wait, and play carries on once the storage is back."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from test_bot_service import ALICE, four_people, user_at
 
+import locales
+from cogs.replies import MOVE, Languages, fail
 from data import StorageUnavailableError, Store
 from tables import ServiceError
+from tests.bot.test_bot_replies import FakeInteraction, Sent
 
 
 async def read_only(store: Store, on: bool) -> None:
@@ -65,3 +70,58 @@ async def test_refusals_other_than_outages_are_unchanged(env: Any) -> None:
         await service.act(table.id, ALICE, 1, match.move_number, match.legal_actions()[0])
     assert err.value.key == "error.not_your_seat"
     await read_only(store, False)
+
+
+# ---------------------------------------------------------------- what the person reads
+LANGS = ("en", "tr", "de", "es", "fr", "pt", "sw", "uk")
+
+
+def test_the_outage_answers_exist_in_every_language() -> None:
+    for key in ("error.storage_down_move", "error.storage_down"):
+        english = locales.message("en", key)
+        assert english != key and "try again" in english
+        for lang in LANGS[1:]:
+            text = locales.message(lang, key)
+            assert text != english, (lang, key)  # translated, not the English fallback
+            assert text.startswith("⚠️ ")
+    assert "hamlen oynanmadı" in locales.message("tr", "error.storage_down_move")
+    assert "move was not played" in locales.message("en", "error.storage_down_move")
+
+
+@pytest.fixture
+async def languages(tmp_path: Path) -> AsyncIterator[Languages]:
+    store = await Store.open(tmp_path / "answers.db")
+    try:
+        yield Languages(store)
+    finally:
+        await store.close()
+
+
+async def test_a_move_during_an_outage_is_answered_plainly_in_turkish(
+    languages: Languages, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    outage = languages.store.outage
+    for n in range(1, 4):
+        press: Any = FakeInteraction(message=Sent(42), locale="tr")
+        press.extras[MOVE] = True
+        await press.response.defer()
+        await fail(press, StorageUnavailableError("SQLite: database or disk is full"), languages)
+        assert press.calls[-1] == ("followup", locales.message("tr", "error.storage_down_move"))
+        assert outage.presses == n
+    # a command that is not a move gets the other wording
+    command: Any = FakeInteraction(locale="de")
+    await fail(command, StorageUnavailableError("PostgreSQL: gone"), languages)
+    assert command.calls == [("respond", locales.message("de", "error.storage_down"))]
+    assert [r for r in caplog.records if r.exc_info] == []  # no traceback per press
+
+
+async def test_when_the_store_cannot_even_say_the_language_the_locale_does(
+    tmp_path: Path,
+) -> None:
+    store = await Store.open(tmp_path / "closed.db")
+    await store.close()  # every read fails now
+    press: Any = FakeInteraction(message=Sent(1), locale="uk")
+    press.extras[MOVE] = True
+    await fail(press, StorageUnavailableError("SQLite: disk I/O error"), Languages(store))
+    assert press.calls == [("respond", locales.message("uk", "error.storage_down_move"))]
