@@ -3,17 +3,20 @@ advanced), the computers wait, and play carries on once the storage is back."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from test_bot_service import ALICE, four_people, user_at
 
 import locales
 from cogs.replies import MOVE, Languages, fail
 from data import StorageUnavailableError, Store
+from ops.metrics import HealthCheck, Metrics, OpsServer
 from tables import ServiceError
 from tests.bot.test_bot_replies import FakeInteraction, Sent
 
@@ -125,3 +128,48 @@ async def test_when_the_store_cannot_even_say_the_language_the_locale_does(
     press.extras[MOVE] = True
     await fail(press, StorageUnavailableError("SQLite: disk I/O error"), Languages(store))
     assert press.calls == [("respond", locales.message("uk", "error.storage_down_move"))]
+
+
+# ---------------------------------------------------------------- what the operator sees
+async def test_healthz_reports_the_outage_while_it_lasts(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "health.db")
+    try:
+        health = HealthCheck(
+            gateway=lambda: {"0": True},
+            database=lambda: store.guild_settings.get_guild_settings(0),
+            workers=lambda: {"drawing": True},
+            metrics=Metrics(),
+            storage=store.outage.describe,
+        )
+        server = OpsServer(health, port=0, metrics=health.metrics)
+        port = await server.start()
+        try:
+            status, body = await healthz(port)
+            assert status == 200 and body["checks"]["storage"] is True
+            assert body["details"]["storage"] == "up"
+            await read_only(store, True)
+            for host in (1, 2):
+                with pytest.raises(StorageUnavailableError):
+                    await store.games.create_game(1, 2, host, {})
+                store.outage.refused()
+            status, body = await healthz(port)
+            assert status == 503
+            assert body["checks"]["database"] is True  # reads still work...
+            assert body["checks"]["storage"] is False  # ... but nothing can be written
+            assert body["details"]["storage"].startswith("down since ")
+            assert "read-only" in body["details"]["storage"]
+            assert body["details"]["storage"].endswith("2 press(es) refused")
+            await read_only(store, False)
+            await store.games.create_game(1, 2, 3, {})
+            status, body = await healthz(port)
+            assert status == 200 and body["details"]["storage"] == "up"
+        finally:
+            await server.close()
+    finally:
+        await store.close()
+
+
+async def healthz(port: int) -> tuple[int, Any]:
+    url = f"http://127.0.0.1:{port}/healthz"
+    async with aiohttp.ClientSession() as s, s.get(url) as r:
+        return r.status, json.loads(await r.text())
