@@ -11,7 +11,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from test_bot_service import ALICE, four_people, user_at
+from test_bot_service import ALICE, CHANNEL, GUILD, four_people, user_at
 
 import locales
 from cogs.replies import MOVE, Languages, fail
@@ -60,6 +60,32 @@ async def test_a_move_during_an_outage_is_refused_and_the_table_not_advanced(
     assert len(rec.kinds("action")) == before[2] + 1
     assert (await store.games.load_game(table.id)).move == move + 1
     assert not store.database.outage.down
+
+
+async def test_computers_wait_for_the_storage_without_tracebacks(
+    env: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    service, rec, timers, store = env
+    table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=1)
+    await service.add_bot(table.id, ALICE)
+    await service.start(table.id, ALICE)
+    match = table.match
+    assert match is not None and match.to_act != 0  # a computer bids first
+    move = match.move_number
+    caplog.set_level(logging.DEBUG)
+    await read_only(store, True)
+    for _ in range(4):  # its turn comes round again and again, never played
+        await timers.advance(service.config.bot_delay + 5.5)
+    m = table.match
+    assert m is not None and m.move_number == move
+    assert [r for r in caplog.records if r.exc_info and r.levelno >= logging.ERROR] == []
+    starts = [r for r in caplog.records if r.getMessage().startswith("storage unavailable")]
+    assert len(starts) == 1
+    await read_only(store, False)
+    await timers.advance(5.5)
+    m = table.match
+    assert m is not None and m.move_number > move  # played once the storage is back
+    assert rec.kinds("action")[-1][4] == "bot"
 
 
 async def test_refusals_other_than_outages_are_unchanged(env: Any) -> None:
