@@ -114,6 +114,7 @@ class BatakBot(commands.AutoShardedBot):
                 gateway=self.shard_states,
                 database=lambda: self.store.guild_settings.get_guild_settings(0),
                 workers=workers.alive,
+                storage=self.store.outage.describe,
             )
             self.ops_server = OpsServer(
                 health,

@@ -23,7 +23,7 @@ from .i18n import t
 from .live import LiveHands
 from .payload import Drawn, MessagePayload
 from .pictures import Picture, files_of
-from .replies import NO_PINGS, Languages, is_admin, send
+from .replies import MOVE, NO_PINGS, Languages, is_admin, send
 from .text.hints import hint_message
 from .text.refusals import error_text
 from .text.summaries import deal_summary_text, hand_text
@@ -223,6 +223,7 @@ class Hands:
             wanted = click.action
             assert wanted is not None  # parse_hand_id gives an action for every other code
             deals_before = len(table.match.finished) if table.match is not None else 0
+            interaction.extras[MOVE] = True
             try:
                 await self.service.act(table.id, user, seat, move, wanted)
             except StaleAction:

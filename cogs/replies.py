@@ -10,7 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from data import Store, StoreError, UserSettings
+from data import StorageUnavailableError, Store, StoreError, UserSettings
 from tables import ServiceError
 
 from .components import release
@@ -94,6 +94,10 @@ class Languages:
         self._unset.pop(guild_id, None)
         self._languages[guild_id] = language
 
+
+MOVE = "move"
+"""``interaction.extras`` key: the press is a move (set just before it goes to the table),
+so a storage outage is answered "your move was not played"."""
 
 ANSWERED = "original_answered"
 """``interaction.extras`` key: the original response is no longer the "thinking"
@@ -240,20 +244,28 @@ async def fail(
     interaction: discord.Interaction[Any], error: BaseException, languages: Languages
 ) -> None:
     """Answer any error with a specific, translated, private message; an unexpected one
-    is logged here once, with its traceback and who did what (never shown to anyone)."""
+    is logged here once, with its traceback and who did what (never shown to anyone).
+    A storage outage is no bug: the store logged it once (``data.outage``); the press
+    is counted as refused and the person told their move was not played."""
     if interaction.extras.get("failed"):
         return  # answered already (a handler and the tree's on_error saw the same error)
     interaction.extras["failed"] = True
     if isinstance(error, ServiceError):
         log.debug("refused %s: %s", about(interaction), error.key)
+    elif isinstance(error, StorageUnavailableError):
+        languages.store.outage.refused()
+        log.debug("refused %s: %s", about(interaction), error)
     else:
         log.error("failed %s", about(interaction), exc_info=error)
     try:
         lang = await languages.of(interaction)
-    except Exception:  # the store itself failing: answer in English rather than not at all
-        lang = "en"
+    except Exception:  # the store itself failing: the person's or the server's locale
+        lang = resolve(interaction.locale, language_of(interaction.guild_locale))
     if isinstance(error, ServiceError):
         text = error_text(error, lang)
+    elif isinstance(error, StorageUnavailableError):
+        move = interaction.extras.get(MOVE)
+        text = t("error.storage_down_move" if move else "error.storage_down", lang)
     elif isinstance(error, StoreError):  # nothing was stored, so nothing was acknowledged
         text = t("error.storage", lang)
     else:

@@ -10,8 +10,8 @@ import json
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, date, datetime
 from typing import Any, Final, Literal, Protocol, TypeAlias
 
@@ -23,8 +23,10 @@ from .models import (
     OPEN_STATUSES,
     GameClosedError,
     GameNotFoundError,
+    StorageUnavailableError,
     StoreBusyError,
 )
+from .outage import Outage, outage_reason
 
 log = logging.getLogger("batak.data")
 
@@ -301,6 +303,11 @@ class Database:
     a write transaction locks what its checks read instead: ``game_row`` inside
     ``tx`` is ``SELECT ... FOR UPDATE`` (the table's row), and ``key_lock`` takes a
     transaction-scoped advisory lock for checks on rows that may not exist yet.
+
+    Outages: an error of either backend that means the storage itself is failing (see
+    ``data.outage.outage_reason``) leaves ``tx``, ``snapshot`` and ``read`` as
+    ``StorageUnavailableError``, and ``outage`` (one per store, so one per process)
+    logs when it began and when a call next works.
     """
 
     def __init__(
@@ -327,6 +334,7 @@ class Database:
         )
         self._numbered: dict[str, str] = {}
         self.busy_retries = 0  # transactions started again after "database is locked"
+        self.outage = Outage(self.now)
 
     @property
     def dialect(self) -> Dialect:
@@ -361,11 +369,35 @@ class Database:
     def pg_lease(self, raw: PgRaw) -> _Lease:
         return _Lease(PostgresConnection(raw, self._numbered))
 
+    @contextmanager
+    def watch(self, *, write: bool) -> Iterator[None]:
+        """Around one call to the storage: an outage error becomes
+        ``StorageUnavailableError`` and is told to ``outage``; so is a call that works."""
+        try:
+            yield
+        except StorageUnavailableError as exc:
+            self.outage.failed(exc.reason, write=write)
+            raise
+        except Exception as exc:
+            reason = outage_reason(exc)
+            if reason is None:
+                raise
+            self.outage.failed(reason, write=write)
+            raise StorageUnavailableError(reason) from exc
+        self.outage.succeeded(write=write)
+
     @asynccontextmanager
-    async def use(self) -> AsyncIterator[_Lease]:
+    async def use(self, *, write: bool = False) -> AsyncIterator[_Lease]:
         """A connection for one transaction or read, held alone while it runs: SQLite's
         one connection; on PostgreSQL the one this task holds (its table lock's), else
-        one borrowed from the pool and given back afterwards."""
+        one borrowed from the pool and given back afterwards. Watched for outages
+        (:meth:`watch`)."""
+        with self.watch(write=write):
+            async with self._use() as lease:
+                yield lease
+
+    @asynccontextmanager
+    async def _use(self) -> AsyncIterator[_Lease]:
         lease = self._sole or self.bound.get()
         if lease is not None:
             async with lease.lock:
@@ -392,7 +424,7 @@ class Database:
         ROLLBACK queued here runs after whatever was already sent, and the connection
         never stays in a transaction. PostgreSQL: ``BEGIN ... COMMIT`` (READ COMMITTED).
         """
-        async with self.use() as lease:
+        async with self.use(write=True) as lease:
             try:
                 await self.begin("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
                 lease.in_write = True
@@ -451,7 +483,15 @@ class Database:
             # Unconditionally, as on SQLite: a cancelled BEGIN may still be on its way to
             # the server, so "not in a transaction" now does not mean it stays so. A
             # ROLLBACK outside a transaction is only a warning.
-            await self.conn.execute("ROLLBACK")
+            try:
+                await self.conn.execute("ROLLBACK")
+            except (asyncpg.InterfaceError, asyncpg.PostgresError, OSError) as exc:
+                # The connection is gone (the pool took it back when it closed), and its
+                # transaction with it: the error that ended the transaction is the one
+                # to report, not this one.
+                if outage_reason(exc) is None:
+                    raise
+                log.debug("%s: no ROLLBACK on a lost connection (%s)", self.path, exc)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:

@@ -124,8 +124,23 @@ class RematchExistsError(StoreError):
         self.game_id = game_id
 
 
-class StoreBusyError(StoreError):
+class StorageUnavailableError(StoreError):
+    """The storage failed in a way that is an outage, not a bug: the disk is full or
+    failing, the file became read-only, the database server stopped or the connection
+    to it broke. Nothing of the failed call was stored; the same call may succeed once
+    the storage is back. ``reason`` is one line saying what failed."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"storage unavailable: {reason}")
+        self.reason = reason
+
+
+class StoreBusyError(StorageUnavailableError):
     """The database stayed locked by another connection through every retry."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.args = (message,)
 
 
 class DailyAlreadyPlayedError(StoreError):

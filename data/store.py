@@ -49,6 +49,7 @@ from .models import (
     SchemaTooNewError,
     StoreError,
 )
+from .outage import Outage
 from .schema import APPLICATION_ID, MIGRATIONS, PG_VERSION_TABLE, Migration, for_dialect
 from .standings import StandingStore
 from .table_lock import TableLockStore
@@ -154,6 +155,12 @@ class Store:
     def dialect(self) -> Dialect:
         """'sqlite' or 'postgresql'."""
         return self.database.dialect
+
+    @property
+    def outage(self) -> Outage:
+        """The storage's outage, if one is going on (``data.outage``): logged once, told
+        to the health check, and counting the presses refused meanwhile."""
+        return self.database.outage
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod

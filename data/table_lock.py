@@ -46,8 +46,10 @@ class TableLockStore:
         try:
             async with lock:
                 if self.database.dialect == "postgresql":
-                    async with self._advisory(int(game_id)):
-                        yield
+                    # the lock's own connection fails like any other: an outage
+                    with self.database.watch(write=False):
+                        async with self._advisory(int(game_id)):
+                            yield
                 else:
                     yield
         finally:

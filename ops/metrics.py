@@ -130,14 +130,18 @@ class Health:
 
 @dataclass(slots=True)
 class HealthCheck:
-    """The three checks: gateway connected, database reachable (a timed round trip,
-    also observed as :attr:`Metrics.db_latency`), workers alive."""
+    """The checks: gateway connected, database reachable (a timed round trip, also
+    observed as :attr:`Metrics.db_latency`), workers alive, and, when ``storage`` is
+    given, no storage outage going on (it returns None while the storage answers, else
+    "down since ..."; see ``data.outage``: a full disk still answers the probe's read,
+    but refuses every move)."""
 
     gateway: Callable[[], Mapping[str, bool]]
     database: Callable[[], Awaitable[object]]
     workers: Callable[[], Mapping[str, bool]]
     metrics: Metrics = METRICS
     database_timeout: float = 3.0
+    storage: Callable[[], str | None] | None = None
 
     async def probe_database(self) -> tuple[bool, str]:
         start = time.perf_counter()
@@ -157,6 +161,10 @@ class HealthCheck:
         h.checks["gateway"] = bool(shards) and all(shards.values())
         h.details["gateway"] = _which(shards, "shard")
         h.checks["database"], h.details["database"] = await self.probe_database()
+        if self.storage is not None:
+            down = self.storage()
+            h.checks["storage"] = down is None
+            h.details["storage"] = "up" if down is None else down
         workers = dict(self.workers())
         h.checks["workers"] = all(workers.values())
         h.details["workers"] = _which(workers, "worker")

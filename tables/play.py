@@ -19,6 +19,7 @@ from data import (
     MatchSummary,
     Seat,
     StaleMoveError,
+    StorageUnavailableError,
     StoreError,
 )
 from ops.metrics import METRICS
@@ -210,9 +211,13 @@ class Play:
         except BaseException:
             # The store refused (or failed; or the answer of a commit that landed was
             # lost): the log says what happened, so the table is read again from it.
+            # When the storage is down that fails too, and the table stays as it was
+            # before the move (the move was never applied to it).
             try:
                 fresh = await self.reg.load(table.id)
                 table.match, table.game = fresh.match, fresh.game
+            except StorageUnavailableError:
+                log.debug("table %s: not reloaded, the storage is unavailable", table.id)
             except Exception:
                 log.exception("table %s: could not reload after a failed commit", table.id)
             raise
@@ -414,10 +419,14 @@ class Play:
             fresh = self.reg.tables.get(table_id)
             if fresh is not None:
                 self.schedule(fresh)
-        except Exception:
+        except Exception as exc:
             # A failed commit (database busy, disk full...): nothing was acknowledged and
             # the table was reloaded from the log; try this turn again a little later.
-            log.exception("table %s: a computer move failed; retrying", table_id)
+            # An outage is logged once by the store (data.outage), not once per move.
+            if isinstance(exc, StorageUnavailableError):
+                log.info("table %s: a computer move waits for the storage", table_id)
+            else:
+                log.exception("table %s: a computer move failed; retrying", table_id)
             fresh = self.reg.tables.get(table_id)
             if fresh is not None and fresh.playing:
                 self.reg.timers.schedule(
