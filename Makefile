@@ -4,8 +4,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: run test lint types check docs play bench bench-quick e2e-bench gallery fuzz chaos clean \
-	native fonts
+.PHONY: run test lint types check docs play bench bench-quick e2e-bench gallery fuzz chaos chaos-pg \
+	clean native fonts
 
 # The first run is quiet work of a few minutes (the venv, the packages, then compiling the
 # simulator): each step says so before it starts.
@@ -113,8 +113,16 @@ e2e-bench: $(VENV)/.installed-test
 
 # SIGKILL the real bot >= 50 times (some right after a match is recorded) against the
 # fake Discord; prints kills survived, lost / duplicated moves and stranded tables.
+# 50 SIGKILLs (KILLS=n) on SQLite; on PostgreSQL too when TEST_DATABASE_URL is set.
 chaos: $(VENV)/.installed-test
-	$(PY) -m tests.bot.chaos --kills $(or $(KILLS),50)
+	$(PY) -m tests.bot.chaos --sqlite --kills $(or $(KILLS),50)
+	$(if $(TEST_DATABASE_URL),$(PY) -m tests.bot.chaos --database-url '$(TEST_DATABASE_URL)' --kills $(or $(KILLS),50))
+
+# The same on a throwaway PostgreSQL cluster with fsync and synchronous commits on.
+chaos-pg: $(VENV)/.installed-test
+	@dir=$$(mktemp -d); url=$$(PG_CLUSTER_DURABLE=1 tests/pg_cluster.sh start $$dir/pg) || exit 1; \
+	$(PY) -m tests.bot.chaos --database-url "$$url" --kills $(or $(KILLS),50); rc=$$?; \
+	tests/pg_cluster.sh stop $$dir/pg; rmdir $$dir; exit $$rc
 
 clean:
 	-$(PY) build_native.py clean
