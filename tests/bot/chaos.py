@@ -449,6 +449,9 @@ class Chaos:
             self.judged.add(rec.id)
             r.interactions += 1
             sent = rec.dispatched_at
+            if rec.late_callback:  # answered, once, but after Discord's 3 s
+                r.late += 1
+                continue
             if any(k - DEADLINE <= sent <= ready for k, ready in self.down):
                 if not rec.acked:
                     r.cut_by_kill += 1
@@ -457,8 +460,6 @@ class Chaos:
                 r.unanswered.append(
                     f"interaction {rec.id} ({_what(rec.payload)}): no answer{self._when(sent)}"
                 )
-            elif rec.late_callback:
-                r.late += 1
         for m in list(self.d.fake.messages.values()):
             for version in [*m.versions, m.data]:
                 for c in iter_components(version.get("components") or []):
