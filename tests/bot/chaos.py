@@ -144,6 +144,7 @@ class Report:
     acknowledged: int = 0
     interactions: int = 0
     cut_by_kill: int = 0
+    not_sent: int = 0  # presses while the bot was down: the fake refused them
     late: int = 0
     lost: list[str] = field(default_factory=list)
     duplicated: list[str] = field(default_factory=list)
@@ -184,7 +185,8 @@ class Report:
             f"{len(self.unanswered)}; double answers {len(self.double_answers)}; read errors "
             f"{len(self.read_errors)}; slow/failed restarts {len(self.restarts)}; slowest "
             f"restart {self.slowest_restart:.1f} s; matches {self.matches}; interactions "
-            f"{self.interactions} (cut by a kill {self.cut_by_kill}, late {self.late}); "
+            f"{self.interactions} (cut by a kill {self.cut_by_kill}, late {self.late}; "
+            f"{self.not_sent} presses refused while the bot was down); "
             f"{self.seconds:.0f} s; steps cut {self.step_cancels}"
             + "".join(f"\n  {x}" for x in self.findings()[:200])
         )
@@ -444,7 +446,13 @@ class Chaos:
             if doubles and key not in self.leak_seen:
                 self.leak_seen.add(key)
                 r.double_answers.append(f"interaction {rec.id}: {len(doubles) + 1} answers")
-            if rec.id in self.judged or (not final and now - rec.dispatched_at < DEADLINE + 1):
+            if rec.id in self.judged:
+                continue
+            if rec.dispatched_at == 0.0:  # refused by the fake: no bot was connected
+                self.judged.add(rec.id)
+                r.not_sent += 1
+                continue
+            if not final and now - rec.dispatched_at < DEADLINE + 1:
                 continue
             self.judged.add(rec.id)
             r.interactions += 1
