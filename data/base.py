@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, date, datetime
-from typing import Any, Final, Literal, Protocol, TypeAlias
+from typing import Any, Final, Literal, Protocol, TypeAlias, TypeVar
 
 import aiosqlite
 import asyncpg
@@ -29,6 +29,8 @@ from .models import (
 from .outage import Outage, outage_reason
 
 log = logging.getLogger("batak.data")
+
+T = TypeVar("T")
 
 ALL_TIME: Final = "all"
 
@@ -202,6 +204,12 @@ class SqliteConnection:
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self.raw.executemany(sql, rows)
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(sqlite3_connection, *args)`` on the connection's thread, in one trip
+        (aiosqlite's own way of running each of its calls, ``Connection._execute``)."""
+        run: Callable[..., Awaitable[T]] = self.raw._execute
+        return await run(fn, self.raw._conn, *args)
 
     async def close(self) -> None:
         await self.raw.close()

@@ -34,6 +34,7 @@ from .models import (
     StaleMoveError,
     StoreError,
 )
+from .writes import Step, write
 
 
 class GameStore:
@@ -386,23 +387,29 @@ class GameStore:
         if not isinstance(snapshot, _Keep):
             sets += ", snapshot = ?, snapshot_move = ?"
             args += [None if snapshot is None else _dumps(snapshot), new_move]
-        async with self.database.tx() as db:
-            cur = await db.execute(
-                f"UPDATE games SET {sets} WHERE id = ? AND move = ? "
-                "AND status IN ('lobby', 'playing')",
-                (*args, game_id, expected_move),
-            )
-            if cur.rowcount != 1:
-                row = await self.database.open_row(game_id)  # raises for missing / closed games
-                raise StaleMoveError(game_id, expected_move, row["move"])
-            await db.executemany(
-                "INSERT INTO game_actions (game_id, move, seat, action, actor, at_ms) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (game_id, expected_move + i + 1, seat, action, actor, now_ms)
-                    for i, (seat, action, actor) in enumerate(entries)
-                ],
-            )
+        failed = await write(
+            self.database,
+            (
+                Step(
+                    f"UPDATE games SET {sets} WHERE id = ? AND move = ? "
+                    "AND status IN ('lobby', 'playing')",
+                    ((*args, game_id, expected_move),),
+                    expect=1,
+                ),
+                Step(
+                    "INSERT INTO game_actions (game_id, move, seat, action, actor, at_ms) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, expected_move + i + 1, seat, action, actor, now_ms)
+                        for i, (seat, action, actor) in enumerate(entries)
+                    ],
+                ),
+            ),
+        )
+        if failed >= 0:  # the table moved on (or is missing, or closed): nothing written
+            async with self.database.read():
+                row = await self.database.open_row(game_id)  # raises for missing / closed
+            raise StaleMoveError(game_id, expected_move, row["move"])
         return new_move
 
     async def save_snapshot(self, game_id: int, expected_move: int, snapshot: Any) -> None:
