@@ -33,6 +33,7 @@ from .fonts import (
     run_bbox,
     run_length,
 )
+from .glyphs import CachedFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR_PATH = FONT_DIR / "DejaVuSans.ttf"
@@ -52,7 +53,7 @@ Font = ImageFont.FreeTypeFont
 def font(size: int, bold: bool = False) -> Font:
     """The bundled DejaVu Sans (bold or regular) at ``size`` pixels, cached."""
     path = BOLD_PATH if bold else REGULAR_PATH
-    return ImageFont.truetype(str(path), size, layout_engine=_LAYOUT)
+    return CachedFont(str(path), size, layout_engine=_LAYOUT)
 
 
 @lru_cache(maxsize=1)
