@@ -6,7 +6,10 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from .achievements import Achievement
 
 LANGUAGES: Final = ("en", "tr", "de", "pt", "uk", "sw", "es", "fr")
 PRESETS: Final = ("standard", "classic", "esli", "koz-maca", "kanli")
@@ -387,6 +390,9 @@ class MatchSummary:
     """Every person had left: the computers played it to its end (the people are kept
     on the seats they left), and it was recorded unrated."""
 
+    achievements: tuple[Achievement, ...] = ()
+    """What recording the match granted its people."""
+
     @property
     def totals(self) -> list[int]:
         return [p.total for p in self.players]
@@ -485,6 +491,8 @@ class DailyResult:
     started_at: str
     finished_at: str | None
     rank: int | None = None
+    achievements: tuple[Achievement, ...] = ()
+    """What recording this result granted (``finish_daily``'s answer only)."""
 
     @property
     def finished(self) -> bool:
