@@ -27,9 +27,12 @@ from batak.achievements import (
 )
 
 from .base import Connection, Database, Row, _iso, _utc
+from .models import Achievement
 
 Key = tuple[int, int, str]
 """``(guild_id, user_id, code)``: an achievement is granted once per key."""
+
+__all__ = ["Achievement", "AchievementStore", "Recount"]
 
 RECOMPUTED: Final = (*MATCH_CODES, "daily_week")
 """The achievements that follow from stored records (a tournament win is granted by
@@ -44,29 +47,6 @@ _PROGRESS: Final = (
     "INSERT INTO achievement_progress (guild_id, user_id, suits) VALUES (?, ?, ?) "
     "ON CONFLICT (guild_id, user_id) DO UPDATE SET suits = excluded.suits"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Achievement:
-    """One achievement a person holds in a server."""
-
-    guild_id: int
-    user_id: int
-    code: str
-    earned_at: str
-    match_id: int | None = None
-    day: str | None = None
-    tournament_id: int | None = None
-    seen_at: str | None = None
-
-    @property
-    def new(self) -> bool:
-        """Not told to the person yet (shown as new in their stats)."""
-        return self.seen_at is None
-
-    @property
-    def key(self) -> Key:
-        return (self.guild_id, self.user_id, self.code)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
-
-if TYPE_CHECKING:
-    from .achievements import Achievement
+from typing import Any, Final
 
 LANGUAGES: Final = ("en", "tr", "de", "pt", "uk", "sw", "es", "fr")
 PRESETS: Final = ("standard", "classic", "esli", "koz-maca", "kanli")
@@ -368,6 +365,29 @@ class MatchPlayer:
     @property
     def rating_change(self) -> float:
         return self.rating_after - self.rating_before
+
+
+@dataclass(frozen=True, slots=True)
+class Achievement:
+    """One achievement a person holds in a server."""
+
+    guild_id: int
+    user_id: int
+    code: str
+    earned_at: str
+    match_id: int | None = None
+    day: str | None = None
+    tournament_id: int | None = None
+    seen_at: str | None = None
+
+    @property
+    def new(self) -> bool:
+        """Not told to the person yet (shown as new in their stats)."""
+        return self.seen_at is None
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        return (self.guild_id, self.user_id, self.code)
 
 
 @dataclass(frozen=True, slots=True)

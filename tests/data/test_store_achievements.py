@@ -4,12 +4,16 @@ records to exactly the stored set."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from batak.rules import MIN_RATED_DEALS
 from data import Seat, Store
+from data.__main__ import main
 from data.samples import STANDARD_RULES, engine_match, synthetic_record
 
 from store_clock import Clock
@@ -161,3 +165,20 @@ async def test_recompute_equals_stored_and_fills_an_old_database(store: Store) -
         )
     wrong = await store.achievements.recompute()
     assert wrong.extra == [(7, 99, "all_thirteen")] and not wrong.same
+
+
+async def test_command_line_recompute(
+    store: Store, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = await store.matches.record_match(5, SEATS, match_of(BIG), rules=STANDARD_RULES)
+    assert first.achievements
+    assert await asyncio.to_thread(main, ["achievements", "--recompute", db_url]) == 0
+    assert "identical" in capsys.readouterr().out
+    async with store.database.tx() as db:
+        await db.execute("DELETE FROM achievements")
+    assert await asyncio.to_thread(main, ["achievements", "--recompute", db_url]) == 1
+    out = capsys.readouterr().out
+    assert "missing: server 5, user 2, big_contract" in out and "different" in out
+    assert await asyncio.to_thread(main, ["achievements", "--recompute", "--apply", db_url]) == 0
+    assert "added 1" in capsys.readouterr().out
+    assert [a.match_id for a in await store.achievements.of_player(5, 2)] == [first.id]
