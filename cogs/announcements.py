@@ -43,6 +43,7 @@ from tables import (
 
 from . import pictures
 from .access import Access
+from .achievements import tell_achievements, with_achievements_line
 from .components import TableButton, has_component, table_id, view_of
 from .i18n import t
 from .live import LiveHands
@@ -215,6 +216,7 @@ class Announcer:
             case MatchFinished():
                 self.notes.pop(event.at.table_id, None)
                 self._end(event.at)
+                self._spawn(tell_achievements(self, event.at, event.summary))
                 # stored with the result, posted from there
                 self._spawn(self.post_pending(event.at.table_id))
             case RecordingFailed():
@@ -537,7 +539,8 @@ class Announcer:
             return
         if ann.kind == "result":
             pic = await pictures.draw(pictures.result_picture(table, lang))
-            content = clip(match_result_text(table, table.summary, lang))
+            text = match_result_text(table, table.summary, lang)
+            content = clip(await with_achievements_line(self.store, table, text, lang))
             files = files_of(pic)
         else:
             content = clip(result_link_text(table, lang))

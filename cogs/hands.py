@@ -17,6 +17,7 @@ from data import Store
 from tables import ServiceError, StaleAction, Table, TableService
 
 from . import pictures
+from .achievements import daily_week_note
 from .announcements import Announcer
 from .components import HINT, REFRESH, WAIT, HandClick, hand_view, release
 from .i18n import t
@@ -269,13 +270,14 @@ class Hands:
             table.game.guild_id, day=table.settings.day, limit=50
         )
         rank = next((r.rank for r in board if r.user_id == table.game.host_id), None)
-        return t(
+        text = t(
             "daily.finished",
             lang,
             score=result.score if result and result.score is not None else match.totals[0],
             place=match.placements()[0],
             rank=rank or "?",
         )
+        return text + await daily_week_note(self.store, table, lang)
 
     # ------------------------------------------------------------------ table buttons
     async def on_table_button(

@@ -164,6 +164,21 @@ class LiveHands:
         hand = self._hands.get(mid) if mid is not None else None
         return hand is not None and self._alive(hand)
 
+    async def tell(self, table_id: int, user_id: int, content: Callable[[str], str]) -> bool:
+        """Send the person a private note (``content(lang)``, in their hand's language)
+        through the token of their live hand at the table: an ephemeral follow-up only
+        they see. False when they have none, or it is too old, or Discord refused."""
+        mid = self._current.get(table_id, {}).get(user_id)
+        hand = self._hands.get(mid) if mid is not None else None
+        if hand is None or not self._alive(hand):
+            return False
+        try:
+            await hand.webhook.send(content(hand.lang), ephemeral=True, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.info("table %s: could not tell user %s privately: %s", table_id, user_id, exc)
+            return False
+        return True
+
     def _alive(self, hand: LiveHand) -> bool:
         return self._clock() - hand.issued < TOKEN_LIFE - TOKEN_MARGIN
 

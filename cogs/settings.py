@@ -73,6 +73,9 @@ class SettingsCommands(commands.Cog):
         computer=ls("Computer player level", "opt.computer"),
         threads=ls("Open each table in a new thread", "opt.threads"),
         hints=ls("Hints at casual tables (never at rated ones)", "opt.hints"),
+        achievements_line=ls(
+            "One line at a table's end naming the achievements earned", "opt.achievements_line"
+        ),
     )
     @app_commands.choices(
         language=LANGUAGE_CHOICES,
@@ -94,6 +97,7 @@ class SettingsCommands(commands.Cog):
         computer: str | None = None,
         threads: bool | None = None,
         hints: bool | None = None,
+        achievements_line: bool | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         if not is_admin(interaction):
@@ -117,6 +121,8 @@ class SettingsCommands(commands.Cog):
             changes["use_threads"] = threads
         if hints is not None:
             changes["casual_hints"] = hints
+        if achievements_line is not None:
+            changes["achievements_line"] = achievements_line
         if changes:
             try:
                 g = await self.store.guild_settings.update_guild_settings(guild_id, **changes)

@@ -22,6 +22,7 @@ from .i18n import ls, t
 from .names import names_of, seat_names_of
 from .pictures import files_of
 from .replies import Languages, defer_public, guild_of, send
+from .text.achievements import achievements_section
 from .text.standings import (
     board_text,
     daily_board_text,
@@ -127,15 +128,16 @@ class StandingsCommands(commands.Cog):
         month = await self.store.standings.player_stats(
             guild_id, key, period="month", include_bots=False
         )
+        held = await self.store.achievements.of_player(guild_id, who.id)
+        own = who.id == interaction.user.id  # new ones are marked to their owner only
         if overall is None:
-            await send(
-                interaction,
-                t("stats.none", lang, name=safe_name(display_name(who))),
-                ephemeral=False,
-            )
-            return
-        text = stats_text(display_name(who), overall, month, lang)
-        await send(interaction, text, ephemeral=False)
+            text = t("stats.none", lang, name=safe_name(display_name(who)))
+        else:
+            text = stats_text(display_name(who), overall, month, lang)
+        section = achievements_section(held, lang, mark_new=own)
+        await send(interaction, "\n".join(filter(None, (text, section))), ephemeral=False)
+        if own and any(a.new for a in held):
+            await self.store.achievements.mark_seen(guild_id, who.id)
 
     @app_commands.command(
         name="history", description=ls("Recent matches, with the deal records", "cmd.history")

@@ -1,4 +1,5 @@
-"""Command line: ``python -m data bench | info [DB] | migrate [DB] | backup DEST [PATH]``."""
+"""Command line: ``python -m data bench | info [DB] | migrate [DB] | backup DEST [PATH] |
+achievements --recompute [--apply] [DB]``."""
 
 from __future__ import annotations
 
@@ -22,6 +23,11 @@ USAGE = f"""usage: python -m data COMMAND
   migrate [DB]       create the database or bring it to the current schema
   backup DEST [PATH] copy the SQLite database to the new file DEST (safe while the bot
                      runs); for PostgreSQL use pg_dump
+  achievements --recompute [--apply] [DB]
+                     work out every achievement again from the stored deal records and
+                     daily results and compare with the stored ones (exit 1 if they
+                     differ); --apply stores the missing ones (a database older than
+                     achievements; run it with the bot stopped)
 
 DB is a file path, sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE. It
 defaults to $DATABASE_URL, else $DATABASE_PATH (both also read from .env), else
@@ -38,6 +44,7 @@ TABLES = (
     "user_settings",
     "announcements",
     "bot_state",
+    "achievements",
 )
 
 
@@ -63,6 +70,31 @@ async def _info(path: str, migrate_only: bool) -> None:
         await store.close()
 
 
+async def _achievements(path: str, apply: bool) -> int:
+    store = await Store.open(path, housekeeping=None)
+    try:
+        recount = await store.achievements.recompute()
+        print(
+            f"{store.path}: {len(recount.stored)} achievements stored, "
+            f"{len(recount.computed)} from the records"
+        )
+        for label, keys in (
+            ("missing", recount.missing),
+            ("not earned by the records", recount.extra),
+            ("stored with another date or match", recount.changed),
+        ):
+            for guild_id, user_id, code in keys:
+                print(f"  {label}: server {guild_id}, user {user_id}, {code}")
+        if apply and recount.missing:
+            added = await store.achievements.apply(recount)
+            print(f"added {added}")
+            recount = await store.achievements.recompute()
+        print("identical" if recount.same else "different")
+        return 0 if recount.same else 1
+    finally:
+        await store.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help"):
@@ -78,6 +110,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif cmd in ("info", "migrate") and len(rest) <= 1:
             path = rest[0] if rest else default_url()
             asyncio.run(_info(path, cmd == "migrate"))
+        elif cmd == "achievements" and "--recompute" in rest:
+            flags = {"--recompute", "--apply"}
+            paths = [a for a in rest if a not in flags]
+            if len(paths) > 1:
+                print(USAGE, file=sys.stderr)
+                return 2
+            path = paths[0] if paths else default_url()
+            return asyncio.run(_achievements(path, "--apply" in rest))
         elif cmd == "backup" and len(rest) in (1, 2):
             source = rest[1] if len(rest) == 2 else default_url()
             if is_postgres_url(source):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
+from .achievements import AchievementStore
 from .announcements import AnnouncementStore
 from .base import (
     CLOSE_GAME,
@@ -26,9 +28,15 @@ from .models import (
 class DailyStore:
     """Daily deals and their boards (``store.daily``)."""
 
-    def __init__(self, database: Database, announcements: AnnouncementStore) -> None:
+    def __init__(
+        self,
+        database: Database,
+        announcements: AnnouncementStore,
+        achievements: AchievementStore | None = None,
+    ) -> None:
         self.database = database
         self.announcements = announcements  # what to post is stored with the result
+        self.achievements = achievements or AchievementStore(database)  # granted with it
 
     @staticmethod
     def _daily(r: Row, rank: int | None = None) -> DailyResult:
@@ -93,7 +101,8 @@ class DailyStore:
 
         With ``game_id`` the daily table is marked finished in the same transaction (if
         still open), and ``announcements`` are stored with it: result, closed table and
-        what to post about them are durable together.
+        what to post about them are durable together. So is ``daily_week``, when this
+        result completes seven days in a row (in the answer's ``achievements``).
         """
         d = _day(day, self.database.now())
         now = _iso(self.database.now())
@@ -117,6 +126,7 @@ class DailyStore:
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, d, user_id, game_id, score, placement, det, now, now),
                 )
+            earned = await self.achievements.grant_daily(db, guild_id, user_id, d, now)
             if game_id is not None:
                 await db.execute(
                     CLOSE_GAME + " AND status IN ('lobby', 'playing')",
@@ -125,7 +135,7 @@ class DailyStore:
             await self.announcements.enqueue(db, guild_id, announcements, game_id=game_id, at=now)
         result = await self.daily_result(guild_id, user_id, day=d)
         assert result is not None
-        return result
+        return replace(result, achievements=tuple(earned))
 
     async def _has_daily(self, guild_id: int, day: str, user_id: int) -> bool:
         found = await self.database.scalar(

@@ -13,6 +13,7 @@ from batak import scoring
 from batak.rules import MIN_RATED_DEALS, Rules, preset
 
 from . import ratings
+from .achievements import AchievementStore
 from .announcements import AnnouncementStore
 from .base import (
     CLOSE_GAME,
@@ -141,9 +142,15 @@ def decode_records(blob: bytes) -> list[dict[str, Any]]:
 class MatchStore:
     """Finished matches and the standings update they bring (``store.matches``)."""
 
-    def __init__(self, database: Database, announcements: AnnouncementStore) -> None:
+    def __init__(
+        self,
+        database: Database,
+        announcements: AnnouncementStore,
+        achievements: AchievementStore | None = None,
+    ) -> None:
         self.database = database
         self.announcements = announcements  # what to post is stored with the result
+        self.achievements = achievements or AchievementStore(database)  # granted with it
 
     async def record_match(
         self,
@@ -180,6 +187,9 @@ class MatchStore:
         ``rules``), whatever the caller says.
 
         Each player carries its ``rated_matches`` in the server, this match included.
+        The achievements the match earns its people (:mod:`batak.achievements`; none in
+        a match the computers finished) are granted in the same transaction and listed
+        in the summary's ``achievements``.
         """
         if computers_finished or too_short_to_rate(records, rules):
             rated = False
@@ -215,6 +225,9 @@ class MatchStore:
                         match_id=int(first),
                     )
                 await self.database.open_row(game_id)
+            # ratings are read, then written, and achievements granted in the order of
+            # the match ids: one match of the server at a time, from before its id is given
+            await self.database.key_lock("standings", guild_id)
             try:
                 cur = await db.execute(
                     insert_sql("matches", MATCH_COLUMNS) + " RETURNING id",
@@ -244,8 +257,6 @@ class MatchStore:
             await db.execute(
                 "INSERT INTO match_records (match_id, jsonl_z) VALUES (?, ?)", (match_id, blob)
             )
-            # ratings are read, then written: one match of the server at a time
-            await self.database.key_lock("standings", guild_id)
             uniq = sorted(set(keys))
             marks = ", ".join("?" for _ in uniq)
             async with db.execute(
@@ -316,6 +327,11 @@ class MatchStore:
             )
             if rated:
                 await db.executemany(_UPSERT_STANDING, _standing_rows(guild_id, month, at, players))
+            earned = []
+            if not computers_finished:  # the computers' play earns the people nothing
+                earned = await self.achievements.grant_match(
+                    db, guild_id, match_id, at, [s.user_id for s in seats], records
+                )
             if game_id is not None:
                 await db.execute(CLOSE_GAME, ("finished", at, at, game_id))
             await self.announcements.enqueue(
@@ -335,6 +351,7 @@ class MatchStore:
             records=tuple(dict(r) for r in records),
             rated=rated,
             computers_finished=computers_finished,
+            achievements=tuple(earned),
         )
 
     async def _match_summaries(

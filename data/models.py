@@ -368,6 +368,29 @@ class MatchPlayer:
 
 
 @dataclass(frozen=True, slots=True)
+class Achievement:
+    """One achievement a person holds in a server."""
+
+    guild_id: int
+    user_id: int
+    code: str
+    earned_at: str
+    match_id: int | None = None
+    day: str | None = None
+    tournament_id: int | None = None
+    seen_at: str | None = None
+
+    @property
+    def new(self) -> bool:
+        """Not told to the person yet (shown as new in their stats)."""
+        return self.seen_at is None
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        return (self.guild_id, self.user_id, self.code)
+
+
+@dataclass(frozen=True, slots=True)
 class MatchSummary:
     id: int
     guild_id: int
@@ -386,6 +409,9 @@ class MatchSummary:
     computers_finished: bool = False
     """Every person had left: the computers played it to its end (the people are kept
     on the seats they left), and it was recorded unrated."""
+
+    achievements: tuple[Achievement, ...] = ()
+    """What recording the match granted its people."""
 
     @property
     def totals(self) -> list[int]:
@@ -485,6 +511,8 @@ class DailyResult:
     started_at: str
     finished_at: str | None
     rank: int | None = None
+    achievements: tuple[Achievement, ...] = ()
+    """What recording this result granted (``finish_daily``'s answer only)."""
 
     @property
     def finished(self) -> bool:

@@ -347,6 +347,38 @@ V6_ONE_DAILY_GAME: Migration = (
     "WHERE daily_day IS NOT NULL",
 )
 
+V8_ACHIEVEMENTS: Migration = (
+    # -- achievements: one row per (server, person, achievement), granted once --------
+    # Written in the transaction that records the match (or the daily result) that earned
+    # it; ``match_id`` / ``day`` / ``tournament_id`` say what did. ``seen_at`` is NULL
+    # until the person was told (privately, or in /batak stats, where it shows as new).
+    """
+    CREATE TABLE achievements (
+        guild_id       INTEGER NOT NULL,
+        user_id        INTEGER NOT NULL,
+        code           TEXT    NOT NULL,
+        earned_at      TEXT    NOT NULL,
+        match_id       INTEGER REFERENCES matches (id) ON DELETE SET NULL,
+        day            TEXT,
+        tournament_id  INTEGER,
+        seen_at        TEXT,
+        PRIMARY KEY (guild_id, user_id, code)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX achievements_match ON achievements (match_id) WHERE match_id IS NOT NULL",
+    # the trump suits each person made a contract in, towards "every_trump" ("SHDC")
+    """
+    CREATE TABLE achievement_progress (
+        guild_id  INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        suits     TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID
+    """,
+    # -- server: one quiet line naming the achievements at a table's end (off) --------
+    "ALTER TABLE guild_settings ADD COLUMN achievements_line INTEGER NOT NULL DEFAULT 0",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     V1,
     V2,
@@ -354,6 +386,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     V4_MATCHES_THE_COMPUTERS_FINISHED,
     V5_BOT_STATE,
     V6_ONE_DAILY_GAME,
+    V8_ACHIEVEMENTS,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

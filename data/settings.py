@@ -50,6 +50,9 @@ class GuildSettings:
     use_threads: bool = True
     casual_hints: bool = False
     """Hints at casual tables (never at rated ones, never in the daily match)."""
+    achievements_line: bool = False
+    """One quiet line at a table's end naming the achievements it earned (else only
+    the person is told)."""
     updated_at: str | None = field(default=None, compare=False)
 
     def table_level(self, pace: str, daily: bool = False) -> str:
@@ -75,6 +78,7 @@ SETTING_NAMES: Final = (
     "bot_level",
     "use_threads",
     "casual_hints",
+    "achievements_line",
 )
 
 
@@ -117,7 +121,7 @@ def validate_setting(name: str, value: Any) -> Any:
             why = "must be from 60 seconds to 7 days"
             raise bad(why, "seconds-range", low=60, high=7 * 86400)
         return value
-    if name in ("use_threads", "casual_hints"):
+    if name in ("use_threads", "casual_hints", "achievements_line"):
         if not isinstance(value, bool):
             raise bad("must be true or false", "not-a-flag")
         return value

@@ -26,6 +26,7 @@ import aiosqlite
 import asyncpg
 
 from . import health
+from .achievements import AchievementStore
 from .announcements import AnnouncementStore
 from .backup import BackupSchedule
 from .base import (
@@ -124,6 +125,7 @@ class Store:
     ``store.messages`` (what the bot posted for a table: ``MessageStore``),
     ``store.matches`` (``MatchStore``), ``store.standings`` (``StandingStore``),
     ``store.daily`` (``DailyStore``), ``store.announcements`` (``AnnouncementStore``),
+    ``store.achievements`` (``AchievementStore``),
     ``store.guild_settings`` (``SettingsStore``), ``store.user_settings``
     (``UserSettingsStore``), ``store.maintenance`` (``MaintenanceStore``) and
     ``store.locks`` (``TableLockStore``). The store itself opens, migrates and closes.
@@ -136,11 +138,12 @@ class Store:
         self.database = database
         self.schema_version = 0
         self.announcements = AnnouncementStore(database)
+        self.achievements = AchievementStore(database)
         self.games = GameStore(database)
         self.messages = MessageStore(database)
-        self.matches = MatchStore(database, self.announcements)
+        self.matches = MatchStore(database, self.announcements, self.achievements)
         self.standings = StandingStore(database)
-        self.daily = DailyStore(database, self.announcements)
+        self.daily = DailyStore(database, self.announcements, self.achievements)
         self.guild_settings = SettingsStore(database)
         self.user_settings = UserSettingsStore(database)
         self.maintenance = MaintenanceStore(database)

@@ -227,6 +227,12 @@ def settings_text(g: GuildSettings, lang: str) -> str:
         )
         + "\n"
         + t("settings.hints_show", lang, hints=t("yes" if g.casual_hints else "no", lang))
+        + "\n"
+        + t(
+            "settings.achievements_line_show",
+            lang,
+            shown=t("yes" if g.achievements_line else "no", lang),
+        )
     )
 
 
