@@ -17,6 +17,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from cogs.budget import GlobalBudget, limit_http, share
 from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.tree import (
@@ -83,6 +84,10 @@ class BatakBot(commands.AutoShardedBot):
             tree_cls=BatakTree,  # options checked before a command runs; one error handler
         )
         self.config = config
+        # Discord's global limit, this process's share of it (cogs.budget)
+        rate = share(config.shard_count, config.shard_ids, config.discord_requests_per_second)
+        self.budget = GlobalBudget(rate)
+        limit_http(self.http, self.budget)
         self.store = store
         self.service = TableService(
             store, config=config.service_config(), owns_guild=config.owns_guild

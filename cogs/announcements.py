@@ -44,6 +44,7 @@ from tables import (
 from . import pictures
 from .access import Access
 from .achievements import tell_achievements, with_achievements_line
+from .budget import GlobalBudget
 from .components import TableButton, has_component, table_id, view_of
 from .i18n import t
 from .live import LiveHands
@@ -87,26 +88,27 @@ class Announcer:
         self.service = service
         self.access = access or Access(bot, Languages(store))  # refused permissions, told
         edit_table = self.access.guarded(self.find, self._edit_table_message)
-        self.pacer = EditPacer(config.table_edit_interval, edit_table)
+        self.lobbies = Lobbies()  # the first edit after Start: the text before the picture
+        budget: GlobalBudget | None = getattr(bot, "budget", None)  # see cogs.budget
+        self.pacer = EditPacer(
+            config.table_edit_interval, edit_table, budget=budget, urgent=self.lobbies.starting
+        )
         edit_notice = self.access.guarded(self.find, self._edit_turn_notice)
         self.notice_pacer = EditPacer(max(2.0, config.table_edit_interval), edit_notice)
         self.grace = {"live": config.ping_grace_live, "async": config.ping_grace_async}
         self.live: LiveHands | None = None  # set by cogs.hands.Hands
         self.watchers: LiveHands | None = None  # set by cogs.watch.Watchers
         self.notes: dict[int, str] = {}
-        self.closed: dict[int, Table] = {}
-        """Finished tables loaded from the store to post what they still owe."""
+        self.closed: dict[int, Table] = {}  # finished, loaded to post what they still owe
         self._notice_locks: dict[int, asyncio.Lock] = {}
         self._notices: dict[int, tuple[int, int, str, int | None]] = {}
         """table -> (channel, message, content, person pinged) of its turn notice, until played."""
         self._streaks: dict[int, list[Any]] = {}
         """table -> [user to act, pinged already] of the turn streak being played."""
         self._graces: dict[int, asyncio.TimerHandle] = {}
-        self._announced: set[int] = set()
-        """Announcements this process posted and marked (a second poster skips them)."""
+        self._announced: set[int] = set()  # posted and marked here (a second poster skips)
         self._failures: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.lobbies = Lobbies()  # the first edit after Start: the text before the picture
         self.pings = 0
         self.seat_notices = SeatNotices(self)
 

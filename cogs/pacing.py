@@ -9,6 +9,10 @@ Time comes from ``clock`` and waiting from ``sleep``; by default the running
 event loop's clock and :func:`asyncio.sleep` (which waits on that clock), so
 tests can hand in a fake clock and a sleep that only ends when they move it.
 
+With a :class:`~cogs.budget.GlobalBudget` an edit also waits for a token of
+Discord's global limit, before anything is drawn: on a busy bot the requests that
+arrive meanwhile are merged into it.
+
 The pacer remembers when it last edited each key only while that still holds an
 edit back: a time older than ``interval`` is forgotten (forgetting it changes
 nothing, the next edit of that key runs at once either way), so a long-running
@@ -21,6 +25,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Hashable
+
+from .budget import GlobalBudget, mode
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +44,15 @@ class EditPacer:
         edit: Callable[[int], Awaitable[None]],
         clock: Clock | None = None,
         sleep: Sleep = asyncio.sleep,
+        budget: GlobalBudget | None = None,
+        urgent: Callable[[int], bool] = lambda key: False,
     ) -> None:
+        """``budget``: each edit takes a token of Discord's global limit before it is
+        drawn (requests that come while it waits are merged into it); ``urgent``: the
+        keys whose edit goes before the others waiting for a token."""
         self.interval = interval
+        self._budget = budget
+        self._urgent = urgent
         self._edit = edit
         self._clock = clock
         self._sleep = sleep
@@ -82,6 +95,8 @@ class EditPacer:
                 wait = self._last.get(key, float("-inf")) + self.interval - self._now()
                 if wait > 0:
                     await self._sleep(wait)
+                if self._budget is not None:
+                    await self._budget.take(urgent=self._urgent(key))
                 self._dirty.discard(key)
                 now = self._now()
                 self._last.pop(key, None)
@@ -89,7 +104,8 @@ class EditPacer:
                 self._forget_old(now)
                 self.edits += 1
                 try:
-                    await self._edit(key)
+                    with mode("prepaid" if self._budget is not None else "normal"):
+                        await self._edit(key)
                 except Exception:
                     log.exception("editing the message of table %s failed", key)
         finally:

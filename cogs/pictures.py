@@ -132,17 +132,17 @@ class DrawnCache:
 DRAWN = DrawnCache()
 
 
-async def draw(drawing: Drawing | None) -> Picture | None:
-    """Render in the drawing worker process (see :mod:`tables.workers`), unless the same
-    picture was drawn lately (:data:`DRAWN`); a failed drawing is logged and the
-    message goes without."""
+async def draw(drawing: Drawing | None, *, urgent: bool = False) -> Picture | None:
+    """Render in the drawing worker process (see :mod:`tables.workers`; ``urgent``:
+    before the pictures waiting there), unless the same picture was drawn lately
+    (:data:`DRAWN`); a failed drawing is logged and the message goes without."""
     if drawing is None:
         return None
     key = DRAWN.key(drawing)
     if key is not None and (known := DRAWN.get(key)) is not None:
         return known
     try:
-        data = await workers.DRAWING.run(drawing.renderer, drawing.view)
+        data = await workers.DRAWING.run(drawing.renderer, drawing.view, urgent=urgent)
     except Exception:
         log.exception("drawing %s failed", drawing.filename)
         return None

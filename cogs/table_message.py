@@ -16,6 +16,7 @@ from dataclasses import replace
 from tables import Table, TableService
 
 from . import pictures
+from .budget import mode
 from .components import table_view
 from .i18n import t
 from .payload import MessagePayload
@@ -58,6 +59,10 @@ class Lobbies:
     def __init__(self) -> None:
         self._shown: set[int] = set()
 
+    def starting(self, table_id: int) -> bool:
+        """The message of ``table_id`` showed the lobby: its next edit shows the start."""
+        return table_id in self._shown
+
     def shows(self, table: Table) -> bool:
         """The message is about to show ``table`` as it is; True when it showed the lobby
         until now and the match is in play (it has just started)."""
@@ -78,9 +83,10 @@ async def edit_table(
     once), then with the picture once it is drawn (a failed drawing: the text stays)."""
     if started and drawing is not None:
         if await edit(bare):
-            pic = await pictures.draw(drawing)
+            pic = await pictures.draw(drawing, urgent=True)
             if pic is not None:
-                await edit(replace(bare, files=files_of(pic)))
+                with mode("urgent"):  # the table's first picture goes before other edits
+                    await edit(replace(bare, files=files_of(pic)))
         return
     pic = await pictures.draw(drawing)
     await edit(replace(bare, files=files_of(pic)))

@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -34,6 +35,10 @@ from ops.metrics import METRICS
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+DEPTH = 2
+"""Calls handed to a worker process at once: the one it runs and the next, so it never
+waits for the event loop between two; the rest wait in the bot, in order of urgency."""
 
 
 class Worker:
@@ -49,6 +54,11 @@ class Worker:
         up first took 5-6 s of a busy machine's CPU before the first of them."""
         self._niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
+        self._handed = 0
+        self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
+            deque(),
+            deque(),
+        )
         self.started = 0
         """How many worker processes were started (the first, then one per death)."""
         self.retried = 0
@@ -85,16 +95,47 @@ class Worker:
             return False
         return state not in ("Z", "X")
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the worker process; once more on a new one if it dies."""
-        loop = asyncio.get_running_loop()
-        pool = self._executor()
+    async def run(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> T:
+        """``fn(*args)`` in the worker process; once more on a new one if it dies.
+
+        At most :data:`DEPTH` calls are handed to the process at a time; the others wait
+        here, ``urgent`` ones (a table's first picture after Start) before the rest."""
+        await self._turn(urgent)
         try:
-            return await loop.run_in_executor(pool, fn, *args)
-        except BrokenProcessPool:
-            self._replace(pool)
-            self.retried += 1
-            return await loop.run_in_executor(self._executor(), fn, *args)
+            loop = asyncio.get_running_loop()
+            pool = self._executor()
+            try:
+                return await loop.run_in_executor(pool, fn, *args)
+            except BrokenProcessPool:
+                self._replace(pool)
+                self.retried += 1
+                return await loop.run_in_executor(self._executor(), fn, *args)
+        finally:
+            self._next()
+
+    async def _turn(self, urgent: bool) -> None:
+        if self._handed < DEPTH and not (self._waiting[0] or self._waiting[1]):
+            self._handed += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[0 if urgent else 1].append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given the turn, then cancelled
+                self._next()
+            raise
+
+    def _next(self) -> None:
+        """A call handed to the process is done: hand over the next waiting one."""
+        self._handed -= 1
+        urgent, normal = self._waiting
+        while urgent or normal:
+            turn = (urgent or normal).popleft()
+            if not turn.done():
+                self._handed += 1
+                turn.set_result(None)
+                return
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """Replace ``broken`` unless that was done already (single flight: this runs on

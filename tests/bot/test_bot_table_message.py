@@ -20,10 +20,12 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names of those drawn are listed)."""
     names: list[str] = []
 
-    async def draw(drawing: pictures.Drawing | None) -> pictures.Picture | None:
+    async def draw(
+        drawing: pictures.Drawing | None, *, urgent: bool = False
+    ) -> pictures.Picture | None:
         if drawing is None:
             return None
-        names.append(drawing.filename)
+        names.append(drawing.filename + (" (urgent)" if urgent else ""))
         return pictures.Picture(drawing.filename, b"png", drawing.description)
 
     monkeypatch.setattr(table_message.pictures, "draw", draw)
@@ -56,6 +58,7 @@ async def test_start_edits_the_text_first_then_the_picture(drawn: list[str]) -> 
     await edit_table(message.edit, bare, drawing, lobbies.shows(lobby))
     assert [e["attachments"] for e in message.edits] == [[]]  # the lobby: no picture
     assert "start" in lobby_buttons(message.edits[0])
+    assert lobbies.starting(lobby.id)  # its next edit goes before others (cogs.budget)
 
     started = table_of(Match(preset("standard"), seed=1))
     bare, drawing = table_parts(started, None, None)
@@ -64,7 +67,8 @@ async def test_start_edits_the_text_first_then_the_picture(drawn: list[str]) -> 
     assert "Deal 1 of" in text["content"] and "start" not in lobby_buttons(text)
     assert "show" in lobby_buttons(text) and text["attachments"] == []
     assert picture["content"] == text["content"] and len(picture["attachments"]) == 1
-    assert drawn == ["batak-table-9.png"]
+    assert drawn == ["batak-table-9.png (urgent)"]  # before the other pictures waiting
+    assert not lobbies.starting(started.id)
 
     # A move: one edit, with its picture.
     bare, drawing = table_parts(started, None, None)

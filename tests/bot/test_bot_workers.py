@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tables.workers import Worker
+from tables.workers import DEPTH, Worker
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,7 +64,8 @@ def pid_after(seconds: float) -> int:
 
 async def test_a_worker_killed_with_calls_in_flight_is_replaced_once() -> None:
     """Four calls wait on the worker when it is killed: one new process (not four), and
-    each of the four is answered by it, tried once more."""
+    each of the four is answered by it: the ones handed to the dead process (``DEPTH``)
+    tried once more, the others sent there first."""
     w = Worker("test")
     try:
         first = await w.run(os.getpid)
@@ -73,9 +74,47 @@ async def test_a_worker_killed_with_calls_in_flight_is_replaced_once() -> None:
         os.kill(first, signal.SIGKILL)
         pids = await asyncio.gather(*calls)
         assert w.started == 2  # the first process and exactly one replacement
-        assert w.retried == 4  # every call in flight, each once
+        assert w.retried == DEPTH  # every call handed to the dead process, each once
         assert len(set(pids)) == 1 and first not in pids
         assert await w.run(os.getpid) == pids[0]  # and the replacement stays
+    finally:
+        w.close()
+
+
+def stamp(label: str) -> tuple[str, float]:
+    return label, time.monotonic()
+
+
+async def test_an_urgent_call_goes_before_the_waiting_ones() -> None:
+    """The process has its ``DEPTH`` calls; of those waiting, the urgent one (a table's
+    first picture after Start) is handed over first, although it came last."""
+    w = Worker("test")
+    try:
+        await w.run(os.getpid)
+        busy = [asyncio.ensure_future(w.run(pid_after, 0.2)) for _ in range(DEPTH)]
+        await asyncio.sleep(0)
+        normal = [asyncio.ensure_future(w.run(stamp, f"n{i}")) for i in range(3)]
+        urgent = asyncio.ensure_future(w.run(stamp, "urgent", urgent=True))
+        await asyncio.gather(*busy)
+        done = sorted([*await asyncio.gather(*normal), await urgent], key=lambda r: r[1])
+        assert [label for label, _ in done] == ["urgent", "n0", "n1", "n2"]
+    finally:
+        w.close()
+
+
+async def test_a_cancelled_wait_hands_its_turn_on() -> None:
+    w = Worker("test")
+    try:
+        await w.run(os.getpid)
+        busy = [asyncio.ensure_future(w.run(pid_after, 0.2)) for _ in range(DEPTH)]
+        await asyncio.sleep(0)
+        gone = asyncio.ensure_future(w.run(stamp, "gone"))
+        kept = asyncio.ensure_future(w.run(stamp, "kept"))
+        await asyncio.sleep(0)
+        gone.cancel()
+        await asyncio.gather(*busy)
+        assert (await kept)[0] == "kept"
+        assert w._handed == 0 and not any(w._waiting)
     finally:
         w.close()
 
