@@ -43,6 +43,7 @@ from tests.postgres import drop_database, fresh_database
 
 from .driver import Driver, InteractionFailed, percentile
 from .fixtures import BOT_SCRIPT, ECHO_BOT, read_rss, read_rss_each, running_bot
+from .global_limit import GLOBAL_LIMIT
 from .scrape import Buckets, combined, count, free_port, histogram, minus, quantile, scrape
 from .server import Channel, Guild, InteractionRecord, MessageRecord, User, _route_template
 
@@ -372,7 +373,7 @@ class BenchResult:
         )
         return (
             f"  global-limited calls {self.global_limited_calls} = "
-            f"{self.global_calls_per_move:.2f} per move (50/s per token{shared}): "
+            f"{self.global_calls_per_move:.2f} per move ({GLOBAL_LIMIT}/s per token{shared}): "
             + (
                 ", ".join(
                     f"{route} {n / max(1, self.moves):.2f}"
