@@ -7,7 +7,11 @@ Prints interaction acknowledgement latency p50 / p99 (dispatch on the gateway ->
 received), moves per second, lost and duplicated moves, interactions that failed, the
 bot's memory (VmRSS) per active table, and (bot.py) the store's commit latency per move,
 read from each bot process's ``/metrics`` (``batak_store_commit_seconds``) before and
-after the measured tables. ``--json`` prints the same as one JSON object.
+after the measured tables; the Discord calls per move, in all and those that count against
+Discord's global rate limit (50 per second per bot token, which the fake enforces: every
+process of the bot shares it), by route; the 429s served by scope (global / route); and
+(bot.py) Start-to-picture latency, from the Start press's acknowledgement to the table
+message's first picture. ``--json`` prints the same as one JSON object.
 
 ``--database-url postgresql://USER@HOST:PORT/DB`` runs the bot(s) on PostgreSQL: the
 bench creates a temporary database on that server (the user needs CREATEDB) and drops
@@ -39,6 +43,7 @@ from tests.postgres import drop_database, fresh_database
 
 from .driver import Driver, InteractionFailed, percentile
 from .fixtures import BOT_SCRIPT, ECHO_BOT, _children, read_rss, read_rss_each, running_bot
+from .global_limit import GLOBAL_LIMIT
 from .scrape import Buckets, combined, count, free_port, histogram, minus, quantile, scrape
 from .server import Channel, Guild, InteractionRecord, MessageRecord, User, _route_template
 
@@ -69,6 +74,8 @@ class TableScript(Protocol):
     async def step(self, d: Driver, t: TableContext) -> bool: ...
 
     def audit(self, d: Driver, t: TableContext) -> None: ...
+
+    def start_to_picture(self, t: TableContext) -> float | None: ...
 
 
 class EchoTableScript:
@@ -105,6 +112,9 @@ class EchoTableScript:
         t.lost = max(t.lost, t.moves - got) if got <= t.moves else t.lost
         t.duplicated = max(t.duplicated, got - t.moves)
 
+    def start_to_picture(self, t: TableContext) -> float | None:
+        return None  # the echo bot has no Start and no picture
+
 
 def _pong(content: str) -> int | None:
     m = re.fullmatch(r"pong (\d+)", content)
@@ -118,6 +128,31 @@ TABLE_ID = re.compile(r"bx:(\d+):(\w+)")
 
 def _custom_ids(m: MessageRecord) -> list[str]:
     return [str(b.get("custom_id") or "") for b in m.buttons()]
+
+
+class PictureWatches:
+    """When a watched message first carries a picture it did not carry when watched (an
+    attachment id new since then), timed by the fake at the moment of the edit
+    (:attr:`MessageRecord.changed_at`, ``perf_counter``), not when a player notices it."""
+
+    def __init__(self) -> None:
+        self._watched: dict[int, set[str]] = {}
+        self.seen_at: dict[int, float] = {}
+        self._fakes: set[int] = set()
+
+    def watch(self, d: Driver, message: MessageRecord) -> None:
+        if id(d.fake) not in self._fakes:
+            self._fakes.add(id(d.fake))
+            d.fake.change_listeners.append(self._changed)
+        self._watched[message.id] = {str(a.get("id")) for a in message.attachments}
+
+    def _changed(self, m: MessageRecord) -> None:
+        before = self._watched.get(m.id)
+        if before is None or m.deleted:
+            return
+        if any(str(a.get("id")) not in before for a in m.attachments):
+            self.seen_at[m.id] = m.changed_at
+            del self._watched[m.id]
 
 
 class BatakTableScript:
@@ -142,6 +177,17 @@ class BatakTableScript:
         self.max_moves = max_moves
         self.deals = deals
         self.wait = wait
+        self.pictures = PictureWatches()
+
+    def start_to_picture(self, t: TableContext) -> float | None:
+        """Seconds from the Start press's acknowledgement to the table message's first
+        picture after it; None if the table never got that far."""
+        start: InteractionRecord | None = t.state.get("start")
+        lobby = t.state.get("lobby")
+        if start is None or start.acked_at is None or lobby is None:
+            return None
+        at = self.pictures.seen_at.get(lobby)
+        return None if at is None else max(0.0, at - start.acked_at)
 
     async def setup(self, d: Driver, t: TableContext) -> None:
         host = t.players[0]
@@ -165,7 +211,10 @@ class BatakTableScript:
             # acknowledgement alone does not mean the seat is taken yet; a start before
             # the joins are done fills the seats with computers).
             t.interactions.append(await d.click(p, lobby, join, wait="response"))
-        t.interactions.append(await d.click(host, lobby, f"bx:{table}:start"))
+        self.pictures.watch(d, d.message(lobby.id))  # the table message, once started
+        start = await d.click(host, lobby, f"bx:{table}:start")
+        t.interactions.append(start)
+        t.state.update(start=start, lobby=lobby.id)
         show = f"bx:{table}:show"
         await d.wait_for_message(
             lambda m: m.id == lobby.id and show in _custom_ids(m), self.wait, channel=channel
@@ -277,6 +326,65 @@ class BenchResult:
     commit_p99_ms: float = 0.0
     commit_p99_each_ms: list[float] = field(default_factory=list)
     """By process (with several)."""
+    global_limited_calls: int = 0
+    """Of ``discord_calls``, those that count against Discord's global rate limit (50 per
+    second per bot token, all processes together): every route but the interaction
+    endpoints (callback, and the interaction token's webhook routes)."""
+    global_calls_by_route: dict[str, int] = field(default_factory=dict)
+    """Those by route (``PATCH /channels/{id}/messages/{id}``)."""
+    global_budgets: int = 0
+    """Global budgets the run drew on: 1 when every process uses the one bot token."""
+    served_429_global: int = 0
+    """429s served with ``global: true`` (the global limit), the whole run."""
+    served_429_route: int = 0
+    """429s of a route's bucket, the whole run."""
+    start_tables: int = 0
+    """Measured tables whose Start-to-picture latency was seen."""
+    start_to_picture_p50_ms: float = 0.0
+    """From the Start press's acknowledgement to the table message first carrying its
+    picture after it, per table (bot.py)."""
+    start_to_picture_p95_ms: float = 0.0
+    start_to_picture_max_ms: float = 0.0
+
+    @property
+    def discord_calls_per_move(self) -> float:
+        return self.discord_calls / max(1, self.moves)
+
+    @property
+    def global_calls_per_move(self) -> float:
+        """Calls per move that count against the global limit: 50 per second divided by
+        this is the most moves per second the whole bot can make."""
+        return self.global_limited_calls / max(1, self.moves)
+
+    def start_line(self) -> str:
+        if not self.start_tables:
+            return "  Start-to-picture: not measured"
+        return (
+            f"  Start-to-picture p50 {self.start_to_picture_p50_ms:.0f} ms, "
+            f"p95 {self.start_to_picture_p95_ms:.0f} ms, "
+            f"max {self.start_to_picture_max_ms:.0f} ms ({self.start_tables} tables)"
+        )
+
+    def global_line(self) -> str:
+        shared = (
+            f", one budget for {self.processes} processes"
+            if self.processes > 1 and self.global_budgets == 1
+            else ""
+        )
+        return (
+            f"  global-limited calls {self.global_limited_calls} = "
+            f"{self.global_calls_per_move:.2f} per move ({GLOBAL_LIMIT}/s per token{shared}): "
+            + (
+                ", ".join(
+                    f"{route} {n / max(1, self.moves):.2f}"
+                    for route, n in sorted(
+                        self.global_calls_by_route.items(), key=lambda kv: -kv[1]
+                    )
+                    if n / max(1, self.moves) >= 0.01
+                )
+                or "none"
+            )
+        )
 
     def commit_line(self) -> str:
         if not self.commits:
@@ -306,6 +414,7 @@ class BenchResult:
                 f"  ack latency p50 {self.ack_p50_ms:.1f} ms, p99 {self.ack_p99_ms:.1f} ms, "
                 f"max {self.ack_max_ms:.1f} ms",
                 self.commit_line(),
+                self.start_line(),
                 f"  failed interactions {self.failed_interactions}, lost moves {self.lost_moves}, "
                 f"duplicated moves {self.duplicated_moves}"
                 + (f"; failures {self.failures}" if self.failures else ""),
@@ -317,11 +426,13 @@ class BenchResult:
                     f"{a / 2**20:.0f} -> {b / 2**20:.0f} MiB"
                     for a, b in zip(self.rss_idle_each, self.rss_peak_each, strict=False)
                 ),
-                f"  429s served {self.served_429}, unhandled routes {self.unhandled_routes}, "
+                f"  429s served {self.served_429} (global {self.served_429_global}, "
+                f"route {self.served_429_route}), unhandled routes {self.unhandled_routes}, "
                 f"bodies checked {self.checked_bodies}, refused {self.refused_bodies}",
                 f"  Discord calls {self.discord_calls} = "
-                f"{self.discord_calls / max(1, self.moves):.2f} per move"
+                f"{self.discord_calls_per_move:.2f} per move"
                 + (f"; 429s by route {self.limited_routes}" if self.limited_routes else ""),
+                self.global_line(),
                 "  per move by route: "
                 + ", ".join(
                     f"{route} {n / max(1, self.moves):.2f}"
@@ -462,6 +573,7 @@ async def run_bench(
             t0 = time.perf_counter()
             cpu0, bot_cpu0 = time.process_time(), bot_cpu_seconds()
             calls0, routes0 = d.fake.api_calls, Counter(d.fake.route_counts)
+            global0 = Counter(d.fake.global_limit.counted if d.fake.global_limit else {})
             try:
                 await asyncio.wait_for(
                     asyncio.gather(
@@ -480,12 +592,15 @@ async def run_bench(
             ]
             routes = Counter(d.fake.route_counts)
             routes.subtract(routes0)
+            global_routes = Counter(d.fake.global_limit.counted if d.fake.global_limit else {})
+            global_routes.subtract(global0)
             fake_rss = read_rss(os.getpid())
             peak = max(peak, sum(b.rss_bytes() for b in bots))
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
         commits = combined(commits_each)
+        starts = [x for x in (script.start_to_picture(t) for t in ctxs) if x is not None]
         return BenchResult(
             script=script.name,
             tables=tables,
@@ -531,6 +646,15 @@ async def run_bench(
             commit_p50_ms=quantile(0.5, commits) * 1000,
             commit_p99_ms=quantile(0.99, commits) * 1000,
             commit_p99_each_ms=[quantile(0.99, c) * 1000 for c in commits_each],
+            global_limited_calls=sum(n for n in global_routes.values() if n > 0),
+            global_calls_by_route={r: n for r, n in global_routes.items() if n > 0},
+            global_budgets=len(d.fake.global_limit.windows) if d.fake.global_limit else 0,
+            served_429_global=d.fake.served_429_by_scope["global"],
+            served_429_route=d.fake.served_429_by_scope["route"],
+            start_tables=len(starts),
+            start_to_picture_p50_ms=percentile(starts, 50) * 1000,
+            start_to_picture_p95_ms=percentile(starts, 95) * 1000,
+            start_to_picture_max_ms=max(starts, default=0.0) * 1000,
         )
 
 
@@ -643,7 +767,11 @@ def main(argv: list[str] | None = None) -> int:
             metrics=not args.echo,
         )
     )
-    as_json = asdict(result) | {"bot_cpu_ms_per_move": result.bot_cpu_ms_per_move}
+    as_json = asdict(result) | {
+        "bot_cpu_ms_per_move": result.bot_cpu_ms_per_move,
+        "discord_calls_per_move": result.discord_calls_per_move,
+        "global_calls_per_move": result.global_calls_per_move,
+    }
     print(json.dumps(as_json, indent=2) if args.json else result.report())
     ok = (
         result.failed_interactions == 0

@@ -21,6 +21,10 @@ with Discord's own status and error code:
   unarchiving an unlocked one needs SEND_MESSAGES), pins (PIN_MESSAGES), deleting someone
   else's message and bulk deletes (MANAGE_MESSAGES);
 * privileged intents are refused unless allowed (gateway close 4014);
+* Discord's global rate limit, always: 50 requests per second per bot token, shared by
+  every connection and shard process of that token, interaction endpoints exempt (429
+  with ``global: true``; :mod:`.global_limit`, ``FakeDiscord(global_limit=None)`` turns
+  it off);
 * optional 429s, injected or from per-route buckets, with ``Retry-After`` and ``Via``.
 
 Time is read from an injectable :class:`Clock` so tests can jump past deadlines.
@@ -46,6 +50,14 @@ from aiohttp import WSMsgType, web
 
 from discordspec import Violation, form_errors, validate_request
 from discordspec import messages as spec_messages
+
+from .global_limit import (
+    GLOBAL_LIMIT,
+    GlobalRateLimit,
+    global_route,
+    is_interaction_endpoint,
+    who_is,
+)
 
 if TYPE_CHECKING:
     from .conformance import Capture
@@ -659,13 +671,22 @@ class FakeDiscord:
         bot_name: str = "BatakBot",
         keep_history: bool = True,
         shard_count: int = 1,
+        global_limit: int | None = GLOBAL_LIMIT,
     ) -> None:
         """``keep_history=False`` (long benches) keeps only the current version of each
         message, the bytes of its current attachments, and slim interaction records.
         ``shard_count``: the shards ``GET /gateway/bot`` recommends and the fewest an
-        IDENTIFY may use (fewer: close 4011, as Discord requires sharding)."""
+        IDENTIFY may use (fewer: close 4011, as Discord requires sharding).
+        ``global_limit``: Discord's global rate limit, requests per second per bot token
+        (50, as Discord; :mod:`.global_limit`); None turns it off, for a test that must
+        flood on purpose and says so."""
         if shard_count < 1:
             raise ValueError("shard_count must be at least 1")
+        self.global_limit: GlobalRateLimit | None = (
+            GlobalRateLimit(limit=global_limit) if global_limit is not None else None
+        )
+        """The budgets of the global rate limit, and the requests counted / refused by
+        route (:class:`GlobalRateLimit`); None when off."""
         self.keep_history = keep_history
         self.shard_count = shard_count
         self.owner_webhooks: dict[int, tuple[str, int]] = {}  # webhook id -> token, channel
@@ -712,6 +733,9 @@ class FakeDiscord:
         self.injected_429: list[Injected429] = []
         self.rate_limits: list[RateLimitRule] = []
         self.served_429 = 0
+        self.served_429_by_scope: Counter[str] = Counter()
+        """429s answered, by scope: ``global`` (the global limit, or an injected global
+        429) or ``route`` (a route bucket, or an injected route 429)."""
         self.api_calls = 0
         """Every REST request the bot made (the bench reports them per move)."""
         self.identify_count = 0
@@ -724,6 +748,9 @@ class FakeDiscord:
         self.nonces: dict[tuple[int, str], int] = {}
         self._seq = itertools.count(1)
         self._change_log: list[int] = []  # message ids in order of creation / edit / delete
+        self.change_listeners: list[Callable[[MessageRecord], None]] = []
+        """Called with each message as it is created, edited or deleted, at that moment
+        (the bench times pictures with them)."""
         self._change_waiters: list[asyncio.Future[None]] = []
         self._channel_log: dict[int, list[int]] = {}
         self._channel_waiters: dict[int, list[asyncio.Future[None]]] = {}
@@ -1035,6 +1062,8 @@ class FakeDiscord:
         msg.changed_at = time.perf_counter()
         self._change_log.append(msg.id)
         self._channel_log.setdefault(msg.channel_id, []).append(msg.id)
+        for listener in self.change_listeners:
+            listener(msg)
         self._wake(self._change_waiters)
         waiters = self._channel_waiters.get(msg.channel_id)
         if waiters:
@@ -1265,6 +1294,8 @@ class FakeDiscord:
                 ):
                     raise DiscordHTTPError(401, 0, "401: Unauthorized")
             limited = self._check_429(method, sub)
+            if limited is None:
+                limited = self._check_global(request, method, sub)
             if limited is not None:
                 resp = limited
             else:
@@ -1317,6 +1348,7 @@ class FakeDiscord:
         self, retry_after: float, *, is_global: bool, bucket: str = ""
     ) -> web.Response:
         self.served_429 += 1
+        self.served_429_by_scope["global" if is_global else "route"] += 1
         headers = {
             "Retry-After": str(math.ceil(retry_after)),
             "Via": "1.1 google",
@@ -1351,6 +1383,18 @@ class FakeDiscord:
             inj.count -= 1
             return self._response_429(inj.retry_after, is_global=inj.is_global)
         return None
+
+    def _check_global(self, request: web.Request, method: str, sub: str) -> web.Response | None:
+        """Discord's global rate limit (rate-limits.mdx › Global Rate Limit): 50 requests
+        per second per bot token, whichever connection or shard process sends them;
+        without an Authorization header, per IP address; interaction endpoints exempt."""
+        if self.global_limit is None or is_interaction_endpoint(sub, self.application_id):
+            return None
+        who = who_is(request.headers.get("Authorization", ""), request.remote)
+        retry = self.global_limit.take(who, global_route(method, sub), self.clock.now())
+        if retry is None:
+            return None
+        return self._response_429(retry, is_global=True)
 
     def _check_bucket(self, method: str, sub: str) -> dict[str, str] | web.Response | None:
         for i, rule in enumerate(self.rate_limits):

@@ -22,6 +22,37 @@ def test_bench_measures_latency_throughput_and_memory(capsys: pytest.CaptureFixt
     assert out["lost_moves"] == out["duplicated_moves"] == out["failed_interactions"] == 0
     assert out["rss_idle_bytes"] > 10 * 2**20 and out["rss_active_bytes"] >= out["rss_idle_bytes"]
     assert out["unhandled_routes"] == 0
+    # the echo bot answers every press through the interaction endpoints: nothing of the
+    # measured tables counts against the global limit; one budget (the bot's token)
+    assert out["discord_calls"] >= 15 and out["discord_calls_per_move"] > 1
+    assert out["global_limited_calls"] == out["global_calls_per_move"] == 0
+    assert out["global_calls_by_route"] == {} and out["global_budgets"] == 1
+    assert out["served_429"] == out["served_429_global"] + out["served_429_route"] == 0
+    assert out["start_tables"] == 0 and out["start_to_picture_p95_ms"] == 0  # no Start
+
+
+def test_bench_of_the_real_bot_counts_global_calls_and_start_to_picture(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two tables of bot.py, a few moves each, on Discord-like route buckets."""
+    argv = ["--tables", "2", "--moves", "4", "--think", "0.05", "--ramp", "0", "--warmup", "0"]
+    assert main([*argv, "--rate-limits", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["moves"] == 8 and out["lost_moves"] == out["duplicated_moves"] == 0
+    # the table message is edited in its channel: global-limited; presses are answered
+    # through the interaction endpoints: not
+    assert 0 < out["global_limited_calls"] < out["discord_calls"]
+    assert out["global_calls_per_move"] == out["global_limited_calls"] / 8
+    routes = out["global_calls_by_route"]
+    assert sum(routes.values()) == out["global_limited_calls"]
+    assert routes.get("PATCH /channels/{id}/messages/{id}", 0) > 0
+    assert not any("/interactions/" in r or "/webhooks/" in r for r in routes)
+    assert out["global_budgets"] == 1
+    assert out["served_429"] == out["served_429_global"] + out["served_429_route"]
+    # Start-to-picture, per table: both tables started and got their picture
+    assert out["start_tables"] == 2
+    assert 0 < out["start_to_picture_p50_ms"] <= out["start_to_picture_p95_ms"]
+    assert out["start_to_picture_p95_ms"] <= out["start_to_picture_max_ms"] < 60_000
 
 
 def test_commit_latency_is_read_from_the_bots_histogram() -> None:

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import aiohttp
 import pytest
 import pytest_asyncio
 
@@ -218,3 +219,38 @@ async def test_sigkill_restart_keeps_persistent_buttons(w: World) -> None:
     assert w.bot.rss_bytes() > 10 * 2**20
     lat = w.d.latency_summary()
     assert lat["n"] > 10 and lat["p99"] < 1.0
+
+
+async def test_a_global_429_is_waited_out_by_discord_py(w: World) -> None:
+    """Another process of the same bot (here the test, with the bot's token) spends the
+    second's 50 requests: the bot's channel post is answered 429 with ``global: true``,
+    discord.py holds it until the second is over and sends it again; the interaction's own
+    deferral and answer go through meanwhile (interaction endpoints are exempt). The
+    fake's clock stands still until the bot has been refused, so the second cannot end
+    before; no sleep in the test."""
+    fake = w.d.fake
+    limit = fake.global_limit
+    assert limit is not None
+    route = "POST /channels/{id}/messages"
+    refused = limit.refused[route]
+    frozen = fake.clock.now()
+    fake.clock.now = lambda: frozen  # type: ignore[method-assign]
+    try:
+        async with aiohttp.ClientSession() as s:
+            headers = {"Authorization": "Bot fake-token"}
+            for _ in range(limit.limit + 1):
+                async with s.get(w.d.url + "/api/v10/users/@me", headers=headers) as resp:
+                    status = resp.status
+            assert status == 429  # the second's budget is spent
+        post = asyncio.create_task(
+            w.d.slash(w.alice, "echo post", {"text": "held back"}, wait="response")
+        )
+        await w.d.wait_until(lambda: limit.refused[route] > refused or post.done())
+        assert limit.refused[route] == refused + 1  # the bot's post met the global limit
+    finally:
+        del fake.clock.now  # the clock runs again: the second ends
+    r = await post
+    assert r.ack_type == 5 and not r.failed and r.response is not None
+    assert r.response.content.startswith("posted")  # ... and went through on its retry
+    assert any(m.content == "held back (edited)" for m in w.d.messages(w.channel))
+    assert fake.served_429_by_scope["global"] >= 2
