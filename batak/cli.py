@@ -147,6 +147,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="compare this run deal by deal with an earlier run's --scores FILE "
         "(same baseline, preset, seed and mode)",
     )
+    ar.add_argument(
+        "--sprt",
+        action="store_true",
+        help="sequential test on the standing per deal: stop as soon as the candidate is "
+        "shown better than --sprt-m0 (H1: mean >= --sprt-m1) or not, at most --max-deals",
+    )
+    ar.add_argument(
+        "--sprt-m0", type=float, default=0.0, help="H0: mean standing <= m0 (default 0)"
+    )
+    ar.add_argument(
+        "--sprt-m1", type=float, default=0.5, help="H1: mean standing >= m1 (default 0.5)"
+    )
+    ar.add_argument(
+        "--non-inferiority",
+        type=float,
+        metavar="MARGIN",
+        default=None,
+        help="with --sprt: test 'not worse by MARGIN or more' instead (H0 mean <= -MARGIN, "
+        "H1 mean >= 0)",
+    )
+    ar.add_argument("--alpha", type=float, default=0.05, help="SPRT false-'better' rate")
+    ar.add_argument("--beta", type=float, default=0.05, help="SPRT missed-'better' rate")
+    ar.add_argument(
+        "--max-deals", type=int, default=2000, help="with --sprt: deals at most (default 2000)"
+    )
 
     au = sub.add_parser(
         "audit",
@@ -640,6 +665,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         ScoresError,
         ScoresFile,
         check_pairable,
+        deal_standing,
         format_paired,
         format_result,
         paired,
@@ -648,9 +674,25 @@ def cmd_arena(args: argparse.Namespace) -> int:
         scores_text,
     )
     from batak.ai.revision import RevisionError
+    from batak.ai.sprt import Sprt, SprtSpec
 
-    if args.deals < 1 or args.jobs < 1:
-        print("error: --deals and --jobs must be at least 1", file=sys.stderr)
+    if args.deals < 1 or args.jobs < 1 or args.max_deals < 1:
+        print("error: --deals, --max-deals and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    test: Sprt | None = None
+    if args.sprt:
+        try:
+            if args.non_inferiority is not None:
+                spec = SprtSpec.non_inferior(args.non_inferiority, args.alpha, args.beta)
+            else:
+                spec = SprtSpec(args.sprt_m0, args.sprt_m1, args.alpha, args.beta)
+        except ValueError as exc:
+            print(f"error: --sprt: {exc}", file=sys.stderr)
+            return 2
+        test = Sprt(spec)
+        args.deals = args.max_deals
+    elif args.non_inferiority is not None:
+        print("error: --non-inferiority needs --sprt", file=sys.stderr)
         return 2
     earlier = None
     if args.paired is not None:
@@ -683,12 +725,15 @@ def cmd_arena(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             progress=progress,
             compile_revisions=not args.pure_revisions,
+            stop=None if test is None else (lambda r: test.add(deal_standing(r)) is not None),
         )
     except RevisionError as exc:
         print(f"\nerror: {exc}", file=sys.stderr)
         return 2
     print(file=sys.stderr)
     print(format_result(result))
+    if test is not None:
+        print(test.report())
     if args.scores is not None:
         try:
             Path(args.scores).write_text(scores_text(result), encoding="utf-8")
