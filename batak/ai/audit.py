@@ -81,8 +81,8 @@ BLUNDER_SHARE = 0.9
 
 DEFAULT_NODES = 100_000
 """Solver nodes allowed per solve of a sampled position (about 10 to 30 ms with the
-C search); a solve that needs more counts its sample as not costing. Past the first
-two or three tricks nearly every position solves within it."""
+C search); a solve that needs more counts its sample as not costing. From the fifth
+trick on every position solves within it; in the first two, about half do not."""
 
 PAR_NODES = 4_000_000
 """Solver nodes allowed for one trump's par of a whole deal (the auction check)."""
