@@ -147,6 +147,57 @@ def build_parser() -> argparse.ArgumentParser:
         help="compare this run deal by deal with an earlier run's --scores FILE "
         "(same baseline, preset, seed and mode)",
     )
+    ar.add_argument(
+        "--sprt",
+        action="store_true",
+        help="sequential test on the standing per deal: stop as soon as the candidate is "
+        "shown better than --sprt-m0 (H1: mean >= --sprt-m1) or not, at most --max-deals",
+    )
+    ar.add_argument(
+        "--sprt-m0", type=float, default=0.0, help="H0: mean standing <= m0 (default 0)"
+    )
+    ar.add_argument(
+        "--sprt-m1", type=float, default=0.5, help="H1: mean standing >= m1 (default 0.5)"
+    )
+    ar.add_argument(
+        "--non-inferiority",
+        type=float,
+        metavar="MARGIN",
+        default=None,
+        help="with --sprt: test 'not worse by MARGIN or more' instead (H0 mean <= -MARGIN, "
+        "H1 mean >= 0)",
+    )
+    ar.add_argument("--alpha", type=float, default=0.05, help="SPRT false-'better' rate")
+    ar.add_argument("--beta", type=float, default=0.05, help="SPRT missed-'better' rate")
+    ar.add_argument(
+        "--max-deals", type=int, default=2000, help="with --sprt: deals at most (default 2000)"
+    )
+
+    au = sub.add_parser(
+        "audit",
+        help="blunder audit: every card decision of self-play deals judged by the exact solver",
+        description=(
+            "Self-play deals of each level on each preset; every card decision with a real "
+            "choice is solved double-dummy in deals sampled from the seat's own view. A clear "
+            "blunder costs its side a trick or more in (nearly) every sample; also counts "
+            "contracts that the double-dummy par misses by two tricks or more."
+        ),
+    )
+    au.add_argument(
+        "--levels", default="easy,normal,hard,expert", help="comma-separated computer levels"
+    )
+    au.add_argument("--presets", default="standard,esli", help="comma-separated presets")
+    au.add_argument("--deals", type=int, default=10, help="deals per level and preset")
+    au.add_argument("--samples", type=int, default=20, help="sampled deals per decision")
+    au.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
+    au.add_argument(
+        "--share",
+        type=float,
+        default=0.9,
+        help="share of the samples a card must cost a trick in to be a clear blunder",
+    )
+    au.add_argument("--nodes", type=int, default=100_000, help="solver nodes per sampled solve")
+    au.add_argument("--json", action="store_true", help="print the rows as JSON")
 
     sub.add_parser(
         "solve",
@@ -209,6 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_arena(args)
         if args.command == "solve":
             return cmd_solve(sys.stdin, sys.stdout, sys.stderr)
+        if args.command == "audit":
+            return cmd_audit(args)
         if args.command == "solve-bench":
             return cmd_solve_bench(args)
         if args.command == "review-bench":
@@ -612,6 +665,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         ScoresError,
         ScoresFile,
         check_pairable,
+        deal_standing,
         format_paired,
         format_result,
         paired,
@@ -620,9 +674,25 @@ def cmd_arena(args: argparse.Namespace) -> int:
         scores_text,
     )
     from batak.ai.revision import RevisionError
+    from batak.ai.sprt import Sprt, SprtSpec
 
-    if args.deals < 1 or args.jobs < 1:
-        print("error: --deals and --jobs must be at least 1", file=sys.stderr)
+    if args.deals < 1 or args.jobs < 1 or args.max_deals < 1:
+        print("error: --deals, --max-deals and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    test: Sprt | None = None
+    if args.sprt:
+        try:
+            if args.non_inferiority is not None:
+                spec = SprtSpec.non_inferior(args.non_inferiority, args.alpha, args.beta)
+            else:
+                spec = SprtSpec(args.sprt_m0, args.sprt_m1, args.alpha, args.beta)
+        except ValueError as exc:
+            print(f"error: --sprt: {exc}", file=sys.stderr)
+            return 2
+        test = Sprt(spec)
+        args.deals = args.max_deals
+    elif args.non_inferiority is not None:
+        print("error: --non-inferiority needs --sprt", file=sys.stderr)
         return 2
     earlier = None
     if args.paired is not None:
@@ -655,12 +725,15 @@ def cmd_arena(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             progress=progress,
             compile_revisions=not args.pure_revisions,
+            stop=None if test is None else (lambda r: test.add(deal_standing(r)) is not None),
         )
     except RevisionError as exc:
         print(f"\nerror: {exc}", file=sys.stderr)
         return 2
     print(file=sys.stderr)
     print(format_result(result))
+    if test is not None:
+        print(test.report())
     if args.scores is not None:
         try:
             Path(args.scores).write_text(scores_text(result), encoding="utf-8")
@@ -678,6 +751,59 @@ def cmd_arena(args: argparse.Namespace) -> int:
         f"(seed {args.seed}, {args.jobs} job(s){budget}, "
         f"{time.perf_counter() - started:.0f} s wall)"
     )
+    return 0
+
+
+# --- blunder audit -------------------------------------------------------------------
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    import json
+
+    from batak.ai import PLAYER_KINDS
+    from batak.ai.audit import AuditRow, format_audit, run_audit
+
+    names = _bench_presets(args.presets)
+    if names is None:
+        return 2
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    for level in levels:
+        if level not in PLAYER_KINDS:
+            print(f"error: --levels: {level!r} is not a level", file=sys.stderr)
+            return 2
+    if args.deals < 1 or args.samples < 1 or args.nodes < 1 or not 0 < args.share <= 1:
+        print(
+            "error: --deals, --samples and --nodes must be at least 1, --share in (0, 1]",
+            file=sys.stderr,
+        )
+        return 2
+    started = time.perf_counter()
+
+    def progress(row: AuditRow) -> None:
+        if sys.stderr.isatty() or row.deals == args.deals:
+            end = "\n" if row.deals == args.deals else ""
+            print(
+                f"\r{row.level} {row.preset}: {row.deals}/{args.deals} deals",
+                end=end,
+                file=sys.stderr,
+                flush=True,
+            )
+
+    rows = run_audit(
+        levels,
+        names,
+        args.deals,
+        args.seed,
+        samples=args.samples,
+        nodes=args.nodes,
+        share=args.share,
+        progress=progress,
+    )
+    if args.json:
+        print(json.dumps([r.as_dict() for r in rows], indent=1))
+    else:
+        print(format_audit(rows, args.samples, args.share))
+        print(f"(seed {args.seed}, {time.perf_counter() - started:.0f} s wall)")
     return 0
 
 

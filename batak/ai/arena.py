@@ -333,6 +333,12 @@ def summarise(
     )
 
 
+def deal_standing(r: DealResult) -> float:
+    """The candidate's standing on one duplicate deal (:attr:`DealScores.standing`):
+    the value the arena's sequential test (:mod:`batak.ai.sprt`) reads deal by deal."""
+    return sum(r.candidate[k].scores[k] - sum(r.candidate[k].scores) / 4 for k in range(4)) / 4
+
+
 def run_arena(
     rules: Rules,
     candidate: str,
@@ -344,16 +350,21 @@ def run_arena(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     compile_revisions: bool = False,
+    stop: Callable[[DealResult], bool] | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals and summarise them.
 
     ``jobs`` > 1 spreads the deals over worker processes (results are the
     same: every deal is seeded on its own). A kind ``level@rev`` seats that
     level from git revision ``rev`` (see :mod:`batak.ai.revision`), compiled
-    first when ``compile_revisions`` (and the revision can).
+    first when ``compile_revisions`` (and the revision can). ``stop`` sees the
+    deals in their order, one at a time; once it returns true no more deals are
+    taken (a sequential test), so the result covers the deals up to that one.
     """
     with revision_trees((candidate, baseline), compile_revisions):
-        return _run(rules, candidate, baseline, deals, seed, budget, play_only, jobs, progress)
+        return _run(
+            rules, candidate, baseline, deals, seed, budget, play_only, jobs, progress, stop
+        )
 
 
 def _run(
@@ -366,6 +377,7 @@ def _run(
     play_only: bool,
     jobs: int,
     progress: Callable[[int], None] | None,
+    stop: Callable[[DealResult], bool] | None = None,
 ) -> ArenaResult:
     tasks = [(rules, seed, i, candidate, baseline, budget, play_only) for i in range(deals)]
     results: list[DealResult] = []
@@ -374,14 +386,23 @@ def _run(
             results.append(_job(t))
             if progress is not None:
                 progress(len(results))
+            if stop is not None and stop(results[-1]):
+                break
     else:
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for r in pool.imap_unordered(_job, tasks):
+            # In deal order when a test watches the stream (its stopping point must not
+            # depend on which worker finished first); else as they come.
+            stream = (
+                pool.imap(_job, tasks) if stop is not None else pool.imap_unordered(_job, tasks)
+            )
+            for r in stream:
                 results.append(r)
                 if progress is not None:
                     progress(len(results))
+                if stop is not None and stop(r):
+                    break  # leaving the block terminates the workers still playing
         results.sort(key=lambda r: r.index)
     return summarise(results, candidate, baseline, rules, play_only, seed)
 

@@ -140,3 +140,31 @@ def test_weighed_bids_read_only_the_seat_observation(rules_name: str) -> None:
         assert first.last_calls.values == second.last_calls.values
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("rules_name", ["standard", "esli"])
+def test_the_audit_judges_from_the_seat_observation_only(rules_name: str) -> None:
+    """The blunder audit (:mod:`batak.ai.audit`) samples the hidden hands from the seat's
+    observation: the same history with the other hands dealt differently gives the same
+    verdict for every card the seat could have played."""
+    from batak.ai.audit import judge_card
+    from batak.deal import Play
+
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(4):
+        for stop in (17, 30, 41):
+            deal, actions = _history(rules_name, 200 + seed, stop)
+            if deal.phase is not Phase.PLAY:
+                continue
+            seat = deal.to_act
+            other = _other_world(deal, actions, seat, rng)
+            assert other is not None
+            a, b = deal.observation(seat), other.observation(seat)
+            assert any(other.hands[s] != deal.hands[s] for s in range(4))
+            for action in a.legal:
+                assert isinstance(action, Play)
+                key = f"{seed}|{stop}"
+                assert judge_card(a, action.card, key) == judge_card(b, action.card, key)
+            checked += 1
+    assert checked >= 6
