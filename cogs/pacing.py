@@ -93,7 +93,7 @@ class EditPacer:
         try:
             while key in self._dirty:
                 wait = self._last.get(key, float("-inf")) + self.interval - self._now()
-                if wait > 0:
+                if wait > 0 and not self._urgent(key):  # a start is shown at once
                     await self._sleep(wait)
                 if self._budget is not None:
                     await self._budget.take(urgent=self._urgent(key))

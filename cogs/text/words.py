@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 import discord
 
@@ -35,6 +36,7 @@ _BRACKETS = re.compile(r"(\\.)|([<\[\]])")
 """An escaped character (kept as it is), or a bracket to escape."""
 
 
+@lru_cache(maxsize=4096)
 def plain_name(raw: str | None) -> str:
     """A name as plain characters: no invisible or direction-changing characters, one
     line, at most :data:`MAX_NAME` characters. For pictures, thread titles and the store;
@@ -52,6 +54,7 @@ def plain_name(raw: str | None) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)  # names are drawn into every hand and table message, each move
 def safe_name(raw: str | None) -> str:
     """A name inside a message the bot writes: data, never markup.
 
