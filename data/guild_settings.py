@@ -38,6 +38,9 @@ class SettingsStore:
             bot_level=row["bot_level"],
             use_threads=bool(row["use_threads"]),
             casual_hints=bool(row["casual_hints"]),
+            season=row["season"],
+            timezone=row["timezone"],
+            announce_channel=row["announce_channel"],
             updated_at=row["updated_at"],
         )
 

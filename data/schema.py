@@ -347,6 +347,47 @@ V6_ONE_DAILY_GAME: Migration = (
     "WHERE daily_day IS NOT NULL",
 )
 
+V7_SEASONS: Migration = (
+    # -- a server's seasons ------------------------------------------------------------
+    # monthly (the default), quarterly or none; their boundaries are the midnights of an
+    # IANA time zone (UTC by default); where a season's end is announced (NULL: the
+    # channel of the season's last match).
+    "ALTER TABLE guild_settings ADD COLUMN season TEXT NOT NULL DEFAULT 'monthly'",
+    "ALTER TABLE guild_settings ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC'",
+    "ALTER TABLE guild_settings ADD COLUMN announce_channel INTEGER",
+    # a season's board is read from the rated matches that ended between two instants
+    "CREATE INDEX matches_rated_at ON matches (guild_id, finished_at) WHERE rated = 1",
+    # -- seasons that ended: one row per server and season, written once (its podium and
+    # the announcement with it, in one transaction), so a season is announced once,
+    # whichever process or restart sees its end first
+    """
+    CREATE TABLE season_ends (
+        guild_id    INTEGER NOT NULL,
+        season      TEXT    NOT NULL,
+        timezone    TEXT    NOT NULL,
+        starts_at   TEXT    NOT NULL,
+        ends_at     TEXT    NOT NULL,
+        closed_at   TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, season)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE season_podium (
+        guild_id    INTEGER NOT NULL,
+        season      TEXT    NOT NULL,
+        place       INTEGER NOT NULL CHECK (place BETWEEN 1 AND 3),
+        player_key  TEXT    NOT NULL,
+        user_id     INTEGER,
+        wins        INTEGER NOT NULL,
+        matches     INTEGER NOT NULL,
+        points      INTEGER NOT NULL,
+        rating      REAL    NOT NULL,
+        PRIMARY KEY (guild_id, season, place)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX season_podium_player ON season_podium (guild_id, player_key)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     V1,
     V2,
@@ -354,6 +395,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     V4_MATCHES_THE_COMPUTERS_FINISHED,
     V5_BOT_STATE,
     V6_ONE_DAILY_GAME,
+    V7_SEASONS,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

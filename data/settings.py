@@ -7,9 +7,18 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .models import AUTO_LEVEL, BOT_LEVEL_SETTINGS, LANGUAGES, PACES, PRESETS, StoreError
+from .season_calendar import DEFAULT_TIMEZONE, SEASON_MODES, zone
 
 SETTING_CODES: Final = frozenset(
-    {"unknown-setting", "not-one-of", "deals-range", "seconds-range", "not-a-flag"}
+    {
+        "unknown-setting",
+        "not-one-of",
+        "deals-range",
+        "seconds-range",
+        "not-a-flag",
+        "bad-timezone",
+        "bad-channel",
+    }
 )
 """Every code of an :class:`InvalidSettingError` (the bot words each as
 ``bad_setting.<code>``). Values by name: ``name`` (the setting), ``value`` (what was
@@ -50,6 +59,12 @@ class GuildSettings:
     use_threads: bool = True
     casual_hints: bool = False
     """Hints at casual tables (never at rated ones, never in the daily match)."""
+    season: str = "monthly"
+    """How the server's seasons run: monthly, quarterly or none (all time only)."""
+    timezone: str = DEFAULT_TIMEZONE
+    """The IANA zone the seasons' boundaries are midnights of."""
+    announce_channel: int | None = None
+    """Where a season's end is announced (None: the channel of its last match)."""
     updated_at: str | None = field(default=None, compare=False)
 
     def table_level(self, pace: str, daily: bool = False) -> str:
@@ -75,6 +90,9 @@ SETTING_NAMES: Final = (
     "bot_level",
     "use_threads",
     "casual_hints",
+    "season",
+    "timezone",
+    "announce_channel",
 )
 
 
@@ -95,6 +113,7 @@ def validate_setting(name: str, value: Any) -> Any:
         "preset": PRESETS,
         "pace": PACES,
         "bot_level": BOT_LEVEL_SETTINGS,
+        "season": SEASON_MODES,
     }
     if name in choices:
         if value not in choices[name]:
@@ -120,6 +139,17 @@ def validate_setting(name: str, value: Any) -> Any:
     if name in ("use_threads", "casual_hints"):
         if not isinstance(value, bool):
             raise bad("must be true or false", "not-a-flag")
+        return value
+    if name == "timezone":
+        try:
+            return zone(value).key
+        except ValueError:
+            raise bad("must be an IANA time zone such as Europe/Istanbul", "bad-timezone") from None
+    if name == "announce_channel":
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise bad("must be a channel id, or None", "bad-channel")
         return value
     raise _unknown("setting", name, SETTING_NAMES)
 
