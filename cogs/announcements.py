@@ -459,7 +459,9 @@ class Announcer:
             by_game.setdefault(ann.game_id, []).append(ann)
         for gid, anns in by_game.items():
             if gid is None:
-                for ann in anns:  # nothing of ours makes these; do not keep them forever
+                for ann in anns:  # nothing else of ours makes these; do not keep them forever
+                    if ann.kind == "season_end":
+                        continue  # cogs.seasons posts these
                     log.warning("announcement %s (%s) has no table; dropped", ann.id, ann.kind)
                     await self.store.announcements.mark_announced(ann.id)
                 continue

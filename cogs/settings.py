@@ -14,11 +14,13 @@ from discord.ext import commands
 
 from batak import PRESET_NAMES
 from data import BOT_LEVEL_SETTINGS, InvalidSettingError
+from data.season_calendar import SEASON_MODES, timezone_names
 from tables import ServiceError
 from tables.tables import NOTIFY_MODES
 
 from .i18n import ls, t
 from .replies import Languages, guild_of, is_admin, send
+from .text.seasons import season_settings_text
 from .text.standings import (
     LANGUAGE_NAMES,
     notifications_saved_text,
@@ -73,6 +75,11 @@ class SettingsCommands(commands.Cog):
         computer=ls("Computer player level", "opt.computer"),
         threads=ls("Open each table in a new thread", "opt.threads"),
         hints=ls("Hints at casual tables (never at rated ones)", "opt.hints"),
+        season=ls("Seasons: monthly (default), quarterly or none", "opt.season_mode"),
+        timezone=ls(
+            "Time zone of the season boundaries (IANA, e.g. Europe/Istanbul)", "opt.timezone"
+        ),
+        channel=ls("Channel where the end of a season is announced", "opt.announce_channel"),
     )
     @app_commands.choices(
         language=LANGUAGE_CHOICES,
@@ -81,6 +88,7 @@ class SettingsCommands(commands.Cog):
         computer=[
             app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVEL_SETTINGS
         ],
+        season=[app_commands.Choice(name=choice(f"season.{n}"), value=n) for n in SEASON_MODES],
     )
     async def settings_server(
         self,
@@ -94,6 +102,9 @@ class SettingsCommands(commands.Cog):
         computer: str | None = None,
         threads: bool | None = None,
         hints: bool | None = None,
+        season: str | None = None,
+        timezone: str | None = None,
+        channel: discord.TextChannel | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         if not is_admin(interaction):
@@ -117,6 +128,12 @@ class SettingsCommands(commands.Cog):
             changes["use_threads"] = threads
         if hints is not None:
             changes["casual_hints"] = hints
+        if season is not None:
+            changes["season"] = season
+        if timezone is not None:
+            changes["timezone"] = timezone.strip()
+        if channel is not None:
+            changes["announce_channel"] = channel.id
         if changes:
             try:
                 g = await self.store.guild_settings.update_guild_settings(guild_id, **changes)
@@ -126,10 +143,19 @@ class SettingsCommands(commands.Cog):
         else:
             g = await self.store.guild_settings.get_guild_settings(guild_id)
         lang = await self.languages.of(interaction)
-        text = settings_text(g, lang)
+        text = settings_text(g, lang) + "\n" + season_settings_text(g, lang)
         if changes:
             text = t("settings.saved", lang) + "\n" + text
         await send(interaction, text)
+
+    @settings_server.autocomplete("timezone")
+    async def _timezone_complete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower().replace(" ", "_")
+        names = [n for n in timezone_names() if typed in n.lower()]
+        names.sort(key=lambda n: (not n.lower().startswith(typed), "/" not in n, n))
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @settings_group.command(
         name="me", description=ls("Your own settings, in every server", "cmd.settings_me")

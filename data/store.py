@@ -127,7 +127,8 @@ class Store:
     ``store.daily`` (``DailyStore``), ``store.announcements`` (``AnnouncementStore``),
     ``store.guild_settings`` (``SettingsStore``), ``store.seasons`` (``SeasonStore``),
     ``store.user_settings`` (``UserSettingsStore``), ``store.maintenance``
-    (``MaintenanceStore``) and ``store.locks`` (``TableLockStore``). The store itself opens, migrates and closes.
+    (``MaintenanceStore``) and ``store.locks`` (``TableLockStore``). The store itself
+    opens, migrates and closes.
 
     Open with ``await Store.open(path)`` (or ``async with await Store.open() as store``);
     close with ``await store.close()``.

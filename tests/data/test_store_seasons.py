@@ -8,6 +8,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from test_store_standings import rated, record
 
 from data import InvalidSettingError, Seat, Store, user_key
 from data.samples import STANDARD_RULES
@@ -15,7 +16,6 @@ from data.season_calendar import season_at, season_of_label
 from data.seasons import SEASON_END
 
 from store_clock import Clock
-from test_store_standings import rated, record
 
 CLOCK_START = datetime(2027, 3, 20, 12, 0, tzinfo=UTC)
 G = 70

@@ -1,0 +1,261 @@
+"""Seasons on Discord: the season boards of ``/batak leaderboard``, and the end of each
+season announced in the server's channel with its podium picture, once.
+
+The end of a season is noticed by :class:`SeasonKeeper` at the first command after a
+boundary, at start-up and on a timer (its ``clock``, the store's by default, is the one
+the tests move). The store records the end with the podium and the announcement in one
+transaction, once per server and season whichever process sees it first
+(:meth:`data.seasons.SeasonStore.close`); the keeper then posts what is pending and marks
+it announced: a crash in between leaves it pending for the next start, never lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from data import PendingAnnouncement, Standing
+from data.season_calendar import Season, season_at, season_of_label
+from data.seasons import SEASON_END
+from images.podium import render_podium
+from images.views import PodiumPlace, PodiumView
+from tables import ServiceError
+
+from . import pictures
+from .i18n import t
+from .names import names_of
+from .pictures import Drawing, _prepare, files_of
+from .replies import NO_PINGS, send
+from .text.seasons import season_board_text, season_end_text, season_name
+from .text.words import display_name
+
+if TYPE_CHECKING:
+    from data import GuildSettings, Store
+
+log = logging.getLogger(__name__)
+
+ALL = "all"
+CHECK_EVERY = 60.0
+"""Seconds between two looks at the clock for a season that ended (besides commands)."""
+
+
+def chosen_season(value: str | None, g: GuildSettings, now: datetime) -> Season | None:
+    """The season ``value`` names for server settings ``g``: None for all time
+    (``all``, or a server without seasons and no season asked for), the current
+    season when nothing is given. An unknown season raises ``error.unknown_season``."""
+    text = (value or "").strip()
+    if text.lower() == ALL or (not text and g.season == "none"):
+        return None
+    if not text:
+        return season_at(now, g.season, g.timezone)
+    try:
+        chosen = season_of_label(text, g.timezone)
+    except ValueError:
+        raise ServiceError("error.unknown_season", season=text[:40]) from None
+    if chosen.start > now:  # a season yet to come has no board
+        raise ServiceError("error.unknown_season", season=chosen.label)
+    return chosen
+
+
+async def season_choices(
+    store: Store, guild_id: int, current: str, lang: str, now: datetime
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete of ``season:``: this season, the seasons with matches, all time."""
+    g = await store.guild_settings.get_guild_settings(guild_id)
+    out: list[app_commands.Choice[str]] = []
+    seen: set[str] = set()
+    this = season_at(now, g.season, g.timezone)
+    if this is not None:
+        name = t("season.current", lang, season=season_name(this.label, lang))
+        out.append(app_commands.Choice(name=name, value=this.label))
+        seen.add(this.label)
+    if g.season != "none":
+        for s in await store.seasons.seasons_played(guild_id, g.season, g.timezone, limit=23):
+            if s.label not in seen:
+                out.append(app_commands.Choice(name=season_name(s.label, lang), value=s.label))
+                seen.add(s.label)
+    out.append(app_commands.Choice(name=t("period.all", lang), value=ALL))
+    typed = current.strip().lower()
+    if typed:
+        out = [c for c in out if typed in c.name.lower() or typed in c.value.lower()]
+    return out[:25]
+
+
+def podium_picture(
+    label: str, podium: Sequence[dict[str, Any]], names: dict[int, str], lang: str
+) -> Drawing | None:
+    """A season's podium picture, from the announcement's payload."""
+
+    def view() -> PodiumView:
+        places = tuple(
+            PodiumPlace(
+                place=int(p["place"]),
+                name=names.get(int(p["user_id"]), "?") if p.get("user_id") else "?",
+                rating=None if p.get("settling") else int(p["rating"]),
+                wins=int(p["wins"]),
+                matches=int(p["matches"]),
+            )
+            for p in podium[:3]
+        )
+        return PodiumView(places, t("img.podium", lang), season_name(label, lang))
+
+    return _prepare(
+        f"batak-season-{label}.png", t("img.podium", lang), view, partial(render_podium, lang=lang)
+    )
+
+
+class SeasonKeeper:
+    """Closes each server's seasons as they end and posts their announcements."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: Store,
+        guilds: Callable[[], Sequence[int]],
+        clock: Callable[[], datetime] | None = None,
+        every: float = CHECK_EVERY,
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.guilds = guilds  # the servers this process serves (its shards')
+        self.clock = clock or store.database.now
+        self.every = every
+        self._seen: dict[int, str | None] = {}
+        """server -> the season label of the clock when it was last checked."""
+        self._lock = asyncio.Lock()
+        self._posted: set[int] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def start(self) -> None:
+        """At start-up: post what is pending, check every server, then keep checking."""
+        self._spawn(self._run())
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.check_all()
+            except Exception:
+                log.exception("seasons: the check failed; will retry")
+            await asyncio.sleep(self.every)
+
+    def poke(self, guild_id: int | None) -> None:
+        """A command arrived from ``guild_id``: check its season in the background
+        when the clock crossed a boundary since the last look (cheap otherwise)."""
+        if guild_id is None:
+            return
+        now = self.clock()
+        # a month label changes at least as often as any season: a cheap first test
+        if self._seen.get(guild_id, "") == now.strftime("%Y-%m"):
+            return
+        self._spawn(self.check(guild_id))
+
+    async def check_all(self) -> None:
+        for gid in list(self.guilds()):
+            await self.check(gid, post=False)
+        await self.post_pending()
+
+    async def check(self, guild_id: int, *, post: bool = True) -> Season | None:
+        """Close the server's season that ended, if any; post its announcement."""
+        now = self.clock()
+        closed = await self.store.seasons.close_due(guild_id, now)
+        self._seen[guild_id] = now.strftime("%Y-%m")
+        if closed is not None:
+            log.info("server %s: season %s ended", guild_id, closed.label)
+        if post:
+            await self.post_pending(guild_id)
+        return closed
+
+    async def post_pending(self, guild_id: int | None = None) -> None:
+        """Post the season announcements still pending (of one server, or all)."""
+        async with self._lock:  # one poster at a time in this process
+            pending = await self.store.announcements.pending_announcements(
+                guild_id=guild_id, limit=500
+            )
+            for ann in pending:
+                if ann.kind != SEASON_END or ann.id in self._posted:
+                    continue
+                try:
+                    await self._post(ann)
+                except discord.HTTPException as exc:
+                    log.warning("season announcement %s: %s; will retry", ann.id, exc)
+                    continue
+                self._posted.add(ann.id)
+                await self.store.announcements.mark_announced(ann.id)
+
+    async def _post(self, ann: PendingAnnouncement) -> None:
+        if ann.channel_id is None:
+            return
+        g = await self.store.guild_settings.get_guild_settings(ann.guild_id)
+        lang = g.language
+        label = str(ann.payload["season"])
+        podium: list[dict[str, Any]] = list(ann.payload.get("podium", []))
+        names = await self._names(ann.guild_id, [int(p["user_id"]) for p in podium])
+        pic = await pictures.draw(podium_picture(label, podium, names, lang))
+        channel = self.bot.get_partial_messageable(ann.channel_id, guild_id=ann.guild_id)
+        await channel.send(
+            season_end_text(label, podium, names, lang),
+            files=files_of(pic),
+            allowed_mentions=NO_PINGS,
+            nonce=f"batak-{ann.id}",  # Discord drops a second send within minutes
+        )
+
+    async def _names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        guild = self.bot.get_guild(guild_id)
+        out: dict[int, str] = {}
+        for uid in user_ids:
+            member = guild.get_member(uid) if guild is not None else None
+            user: Any = member or self.bot.get_user(uid)
+            if user is None:
+                with contextlib.suppress(discord.HTTPException):
+                    user = await self.bot.fetch_user(uid)
+            out[uid] = display_name(user) if user is not None else f"#{uid}"
+        return out
+
+
+def season_rows(rows: Sequence[Standing], names: dict[int, str]) -> list[tuple[Standing, str]]:
+    """A season board's rows with the names to show (people only)."""
+    return [(s, names.get(s.user_id or 0, "?")) for s in rows]
+
+
+async def season_board_reply(
+    cog: Any,
+    interaction: discord.Interaction[Any],
+    guild_id: int,
+    season: Season,
+    by: str,
+    lang: str,
+) -> None:
+    """``/batak leaderboard`` for one season: its people ranked (``by`` wins, the
+    season's own order, or rating), as text and picture; a line when nobody played."""
+    by = by if by in ("wins", "rating") else "wins"
+    name = season_name(season.label, lang)
+    rows = await cog.store.seasons.board(guild_id, season, by=by, limit=10)
+    if not rows:
+        await send(interaction, t("leaderboard.season_empty", lang, season=name), ephemeral=False)
+        return
+    names = await names_of(cog.bot, interaction, [s.user_id for s in rows if s.user_id])
+    title = t(f"leaderboard.title_{by}", lang)
+    text = season_board_text(rows, names, season.label, lang, by=by)
+    drawing = pictures.leaderboard_picture(season_rows(rows, names), title, name, lang)
+    pic = await pictures.draw(drawing)
+    await send(interaction, text, ephemeral=False, files=files_of(pic))
