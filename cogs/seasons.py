@@ -128,46 +128,66 @@ class SeasonKeeper:
         self.guilds = guilds  # the servers this process serves (its shards')
         self.clock = clock or store.database.now
         self.every = every
-        self._seen: dict[int, str | None] = {}
-        """server -> the season label of the clock when it was last checked."""
+        self._next: dict[int, datetime | None] = {}
+        """server -> when its season ends, as of its last check (None: no seasons)."""
         self._lock = asyncio.Lock()
         self._posted: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._timer: asyncio.Task[Any] | None = None
+        self._checking: set[int] = set()
 
     def start(self) -> None:
         """At start-up: post what is pending, check every server, then keep checking."""
-        self._spawn(self._run())
+        self._timer = self._spawn(self._run())
+
+    async def settle(self, timeout: float = 5.0) -> None:
+        """Wait for the checks under way (not the timer) to finish their posts."""
+        busy = [t_ for t_ in self._tasks if t_ is not self._timer]
+        if busy:
+            await asyncio.wait(busy, timeout=timeout)
 
     async def close(self) -> None:
+        """Stop the timer; let a post under way be marked (else it would go twice)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        await self.settle()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _run(self) -> None:
         while True:
-            try:
-                await self.check_all()
-            except Exception:
-                log.exception("seasons: the check failed; will retry")
+            # stopping the timer lets a pass under way finish (close() settles it)
+            await asyncio.shield(self._spawn(self._pass()))
             await asyncio.sleep(self.every)
+
+    async def _pass(self) -> None:
+        try:
+            await self.check_all()
+        except Exception:
+            log.exception("seasons: the check failed; will retry")
 
     def poke(self, guild_id: int | None) -> None:
         """A command arrived from ``guild_id``: check its season in the background
         when the clock crossed a boundary since the last look (cheap otherwise)."""
         if guild_id is None:
             return
-        now = self.clock()
-        # a month label changes at least as often as any season: a cheap first test
-        if self._seen.get(guild_id, "") == now.strftime("%Y-%m"):
-            return
-        self._spawn(self.check(guild_id))
+        if guild_id in self._next:
+            end = self._next[guild_id]
+            if end is None or self.clock() < end:
+                return  # no boundary crossed since (a changed setting: the timer sees it)
+        if guild_id not in self._checking:  # a burst of commands: one check
+            self._checking.add(guild_id)
+            task = self._spawn(self.check(guild_id))
+            task.add_done_callback(lambda _: self._checking.discard(guild_id))
 
     async def check_all(self) -> None:
         for gid in list(self.guilds()):
@@ -178,7 +198,9 @@ class SeasonKeeper:
         """Close the server's season that ended, if any; post its announcement."""
         now = self.clock()
         closed = await self.store.seasons.close_due(guild_id, now)
-        self._seen[guild_id] = now.strftime("%Y-%m")
+        g = await self.store.guild_settings.get_guild_settings(guild_id)
+        current = season_at(now, g.season, g.timezone)
+        self._next[guild_id] = None if current is None else current.end
         if closed is not None:
             log.info("server %s: season %s ended", guild_id, closed.label)
         if post:
