@@ -1,0 +1,119 @@
+"""The seasons' part of ``python -m data bench``: season boards and the season-end check
+over the bench's 100,000 matches (server 1: half of them, 2,000 players), on SQLite and,
+copied there, on PostgreSQL.
+
+PostgreSQL gets the SQLite database's ``matches``, ``match_players`` and ``standings``
+rows by ``COPY`` (the deal records are left out: no season query reads them)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .season_calendar import season_of_label
+from .store import Store
+
+COPIED = ("matches", "match_players", "standings")
+
+
+def _pct(xs: list[float], q: float) -> float:
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, round(q * (len(ys) - 1)))]
+
+
+async def bench_season_queries(target: Path | str, repeats: int = 30) -> dict[str, float]:
+    """p99 (ms) of the season queries on a database filled by the bench; ``target``
+    an SQLite file or a PostgreSQL URL."""
+    # the bench's matches end in 2026-01 .. 2026-11: "now" is in December
+    now = datetime(2026, 12, 3, 12, tzinfo=UTC)
+    store = await Store.open(target, housekeeping=None, clock=lambda: now)
+    out: dict[str, float] = {}
+    june = season_of_label("2026-06", "UTC")
+    q2 = season_of_label("2026-Q2", "Europe/Istanbul")
+    try:
+        cases: dict[str, Callable[[], Awaitable[Any]]] = {
+            "season board by wins, a month (UTC)": lambda: store.seasons.board(1, june),
+            "season board by rating, a month": lambda: store.seasons.board(1, june, by="rating"),
+            "season board, a quarter (Europe/Istanbul)": lambda: store.seasons.board(1, q2),
+            "season board, a smaller server (200 players)": lambda: store.seasons.board(2, june),
+            "seasons with matches (autocomplete, 11)": lambda: store.seasons.seasons_played(
+                1, "monthly", "UTC"
+            ),
+            "the season-end check (nothing to do)": lambda: _check(store, 1, now),
+        }
+        await store.seasons.close(1, season_of_label("2026-11", "UTC"))  # so the check is cheap
+        for name, fn in cases.items():
+            await fn()  # warm
+            times = []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                await fn()
+                times.append((time.perf_counter() - t0) * 1000)
+            out[name] = _pct(times, 0.99)
+        closes = []
+        for guild in range(2, 12):  # each server's November, ended: podium + announcement
+            t0 = time.perf_counter()
+            closed = await store.seasons.close_due(guild, now)
+            closes.append((time.perf_counter() - t0) * 1000)
+            assert closed is not None and closed.label == "2026-11", guild
+        out["close a season (board, podium, announcement)"] = _pct(closes, 0.99)
+    finally:
+        await store.close()
+    return out
+
+
+async def _check(store: Store, guild: int, now: datetime) -> None:
+    assert await store.seasons.due(guild, now) is None
+
+
+async def copy_to_postgres(sqlite_file: Path, url: str) -> int:
+    """Copy the bench's rows into the (migrated) PostgreSQL database at ``url``; the
+    number of matches copied."""
+    import asyncpg
+
+    src = sqlite3.connect(sqlite_file)
+    conn = await asyncpg.connect(url)
+    try:
+        for table in COPIED:
+            cols = [r[1] for r in src.execute(f"PRAGMA table_info({table})")]
+            rows = src.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall()
+            await conn.copy_records_to_table(table, records=rows, columns=cols)
+        await conn.execute("ANALYZE")
+        return int(await conn.fetchval("SELECT count(*) FROM matches"))
+    finally:
+        await conn.close()
+        src.close()
+
+
+def print_season_queries(q: dict[str, float]) -> None:
+    print("\nseason queries (p99; target <= 50 ms):")
+    for name, ms in q.items():
+        print(f"  {name:<52} {ms:8.3f} ms")
+
+
+async def bench_postgres_seasons(url: str, n_matches: int) -> None:
+    """The season queries on PostgreSQL at ``url`` (a fresh database): the bench's
+    matches are built in a temporary SQLite file, then copied there."""
+    import random
+    import tempfile
+
+    from .bench import _populate  # the bench's own filling (it imports this module)
+    from .matches import encode_records, seat_stats
+    from .samples import synthetic_match
+
+    rng = random.Random(3)
+    matches = [synthetic_match(rng) for _ in range(8)]
+    blobs = [(encode_records(m), [seat_stats(m, s) for s in range(4)]) for m in matches]
+    with tempfile.TemporaryDirectory(prefix="batak-bench-") as tmp:
+        lite = Path(tmp) / "matches.sqlite3"
+        await (await Store.open(lite, housekeeping=None)).close()
+        _populate(lite, n_matches, blobs)
+        await (await Store.open(url, housekeeping=None)).close()
+        t0 = time.perf_counter()
+        copied = await copy_to_postgres(lite, url)
+    print(f"\n{copied:,} finished matches copied in {time.perf_counter() - t0:.1f} s")
+    print_season_queries(await bench_season_queries(url))
