@@ -77,11 +77,10 @@ async def season_choices(
         name = t("season.current", lang, season=season_name(this.label, lang))
         out.append(app_commands.Choice(name=name, value=this.label))
         seen.add(this.label)
-    if g.season != "none":
-        for s in await store.seasons.seasons_played(guild_id, g.season, g.timezone, limit=23):
-            if s.label not in seen:
-                out.append(app_commands.Choice(name=season_name(s.label, lang), value=s.label))
-                seen.add(s.label)
+    for label in (await store.seasons.labels(guild_id))[:23]:
+        if label not in seen:
+            out.append(app_commands.Choice(name=season_name(label, lang), value=label))
+            seen.add(label)
     out.append(app_commands.Choice(name=t("period.all", lang), value=ALL))
     typed = current.strip().lower()
     if typed:
@@ -194,15 +193,15 @@ class SeasonKeeper:
             await self.check(gid, post=False)
         await self.post_pending()
 
-    async def check(self, guild_id: int, *, post: bool = True) -> Season | None:
-        """Close the server's season that ended, if any; post its announcement."""
+    async def check(self, guild_id: int, *, post: bool = True) -> list[Season]:
+        """Close the server's seasons that ended; post their announcements."""
         now = self.clock()
         closed = await self.store.seasons.close_due(guild_id, now)
         g = await self.store.guild_settings.get_guild_settings(guild_id)
         current = season_at(now, g.season, g.timezone)
         self._next[guild_id] = None if current is None else current.end
-        if closed is not None:
-            log.info("server %s: season %s ended", guild_id, closed.label)
+        for s in closed:
+            log.info("server %s: season %s ended", guild_id, s.label)
         if post:
             await self.post_pending(guild_id)
         return closed

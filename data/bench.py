@@ -232,7 +232,7 @@ def _populate(
                 "sigma_after": sigma,
             }
             player_rows.append(_row(PLAYER_COLUMNS, player))
-            for period in ("all", month):
+            for period in ("all", month, "s:" + month):  # its season: monthly, UTC
                 a = agg.setdefault(
                     (guild, period, keys[s]), [uid, lvl, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, at]
                 )
@@ -272,6 +272,8 @@ def _populate(
         }
         standing_rows.append(_row(STANDING_COLUMNS, standing))
     db.executemany(insert_sql("standings", STANDING_COLUMNS), standing_rows)
+    played = {(g, per[2:]) for g, per, _ in agg if per.startswith("s:")}
+    db.executemany(insert_sql("seasons", ("guild_id", "season")), sorted(played))
     db.execute("COMMIT")
     db.execute("ANALYZE")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -2,8 +2,9 @@
 over the bench's 100,000 matches (server 1: half of them, 2,000 players), on SQLite and,
 copied there, on PostgreSQL.
 
-PostgreSQL gets the SQLite database's ``matches``, ``match_players`` and ``standings``
-rows by ``COPY`` (the deal records are left out: no season query reads them)."""
+PostgreSQL gets the SQLite database's ``matches``, ``match_players``, ``standings`` and
+``seasons`` rows by ``COPY`` (the deal records are left out: no season query reads
+them)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 from .season_calendar import season_of_label
 from .store import Store
 
-COPIED = ("matches", "match_players", "standings")
+COPIED = ("matches", "match_players", "standings", "seasons")
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -33,19 +34,17 @@ async def bench_season_queries(target: Path | str, repeats: int = 30) -> dict[st
     store = await Store.open(target, housekeeping=None, clock=lambda: now)
     out: dict[str, float] = {}
     june = season_of_label("2026-06", "UTC")
-    q2 = season_of_label("2026-Q2", "Europe/Istanbul")
     try:
         cases: dict[str, Callable[[], Awaitable[Any]]] = {
             "season board by wins, a month (UTC)": lambda: store.seasons.board(1, june),
             "season board by rating, a month": lambda: store.seasons.board(1, june, by="rating"),
-            "season board, a quarter (Europe/Istanbul)": lambda: store.seasons.board(1, q2),
             "season board, a smaller server (200 players)": lambda: store.seasons.board(2, june),
-            "seasons with matches (autocomplete, 11)": lambda: store.seasons.seasons_played(
-                1, "monthly", "UTC"
-            ),
+            "seasons with matches (autocomplete, 11)": lambda: store.seasons.labels(1),
             "the season-end check (nothing to do)": lambda: _check(store, 1, now),
         }
-        await store.seasons.close(1, season_of_label("2026-11", "UTC"))  # so the check is cheap
+        # every season but each server's November ended before: close those unannounced
+        await _end_all_but_november(store)
+        await store.seasons.close(1, season_of_label("2026-11", "UTC"))
         for name, fn in cases.items():
             await fn()  # warm
             times = []
@@ -59,7 +58,7 @@ async def bench_season_queries(target: Path | str, repeats: int = 30) -> dict[st
             t0 = time.perf_counter()
             closed = await store.seasons.close_due(guild, now)
             closes.append((time.perf_counter() - t0) * 1000)
-            assert closed is not None and closed.label == "2026-11", guild
+            assert [s.label for s in closed] == ["2026-11"], guild
         out["close a season (board, podium, announcement)"] = _pct(closes, 0.99)
     finally:
         await store.close()
@@ -67,7 +66,12 @@ async def bench_season_queries(target: Path | str, repeats: int = 30) -> dict[st
 
 
 async def _check(store: Store, guild: int, now: datetime) -> None:
-    assert await store.seasons.due(guild, now) is None
+    assert await store.seasons.due(guild, now) == []
+
+
+async def _end_all_but_november(store: Store) -> None:
+    async with store.database.tx() as db:
+        await db.execute("UPDATE seasons SET ended = 'bench' WHERE season <> '2026-11'")
 
 
 async def copy_to_postgres(sqlite_file: Path, url: str) -> int:

@@ -29,6 +29,7 @@ from .models import (
     MatchSummary,
     Seat,
 )
+from .seasons import season_period
 from .standings import _UPSERT_STANDING, _standing_rows
 
 MATCH_COLUMNS: Final = (
@@ -315,7 +316,9 @@ class MatchStore:
                 ],
             )
             if rated:
-                await db.executemany(_UPSERT_STANDING, _standing_rows(guild_id, month, at, players))
+                season = await season_period(db, guild_id, when)  # its season too, if any
+                rows = _standing_rows(guild_id, month, at, players, *season)
+                await db.executemany(_UPSERT_STANDING, rows)
             if game_id is not None:
                 await db.execute(CLOSE_GAME, ("finished", at, at, game_id))
             await self.announcements.enqueue(

@@ -355,22 +355,43 @@ V7_SEASONS: Migration = (
     "ALTER TABLE guild_settings ADD COLUMN season TEXT NOT NULL DEFAULT 'monthly'",
     "ALTER TABLE guild_settings ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC'",
     "ALTER TABLE guild_settings ADD COLUMN announce_channel INTEGER",
-    # a season's board is read from the rated matches that ended between two instants
+    # the channel of a season's last match: the rated matches between two instants
     "CREATE INDEX matches_rated_at ON matches (guild_id, finished_at) WHERE rated = 1",
-    # -- seasons that ended: one row per server and season, written once (its podium and
-    # the announcement with it, in one transaction), so a season is announced once,
-    # whichever process or restart sees its end first
+    # -- the seasons each server played: one row per server and season label ('2027-03',
+    # '2027-Q1'), written with the season's first rated match; ``ended`` is set once,
+    # in the transaction that stores the season's podium and its announcement, so a
+    # season is announced once whichever process or restart sees its end first
     """
-    CREATE TABLE season_ends (
-        guild_id    INTEGER NOT NULL,
-        season      TEXT    NOT NULL,
-        timezone    TEXT    NOT NULL,
-        starts_at   TEXT    NOT NULL,
-        ends_at     TEXT    NOT NULL,
-        closed_at   TEXT    NOT NULL,
+    CREATE TABLE seasons (
+        guild_id  INTEGER NOT NULL,
+        season    TEXT    NOT NULL,
+        timezone  TEXT,
+        ended     TEXT,
         PRIMARY KEY (guild_id, season)
     ) WITHOUT ROWID
     """,
+    # Before this version every server had monthly seasons in UTC: the month rows of the
+    # standings are its seasons. Those that ended before the upgrade are not announced
+    # (ended 'before-seasons'); each server's latest month is, at its end.
+    """
+    INSERT INTO seasons (guild_id, season, ended)
+    SELECT DISTINCT s.guild_id, s.period,
+           CASE WHEN s.period = (SELECT max(t.period) FROM standings t
+                                 WHERE t.guild_id = s.guild_id AND t.period <> 'all')
+                THEN NULL ELSE 'before-seasons' END
+    FROM standings s WHERE s.period <> 'all'
+    """,
+    # a season's board: standings rows of period 's:<label>', kept like the month rows
+    """
+    INSERT INTO standings (guild_id, period, player_key, user_id, bot_level, matches, wins,
+        deals, deal_score_sum, contracts_taken, contracts_made, went_down, mu, sigma,
+        ordinal, start_ordinal, last_match_at)
+    SELECT guild_id, 's:' || period, player_key, user_id, bot_level, matches, wins,
+        deals, deal_score_sum, contracts_taken, contracts_made, went_down, mu, sigma,
+        ordinal, start_ordinal, last_match_at
+    FROM standings WHERE period <> 'all'
+    """,
+    # -- each ended season's top three (the champion is place 1)
     """
     CREATE TABLE season_podium (
         guild_id    INTEGER NOT NULL,

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import bot
 from data import Store
+
 
 def set_clock(path: Path, at: datetime) -> None:
     """Move the bot's clock to ``at`` (from now on, it runs on from there)."""
@@ -29,15 +29,21 @@ def clock() -> datetime:
     return datetime.fromisoformat(saved["at"]) + timedelta(seconds=time.time() - saved["real"])
 
 
-_open = Store.open.__func__  # type: ignore[attr-defined]
+def run_on_clock() -> int:
+    """``bot.main()`` with every store opened on :func:`clock` (only in the bot's own
+    process: importing this module, as the tests do for :func:`set_clock`, patches
+    nothing)."""
+    import bot
 
+    opened = Store.open.__func__  # type: ignore[attr-defined]
 
-async def _open_on_clock(cls: type[Store], *args: Any, **kw: Any) -> Store:
-    kw.setdefault("clock", clock)
-    return await _open(cls, *args, **kw)  # type: ignore[no-any-return]
+    async def open_on_clock(cls: type[Store], *args: Any, **kw: Any) -> Store:
+        kw.setdefault("clock", clock)
+        return await opened(cls, *args, **kw)  # type: ignore[no-any-return]
 
+    Store.open = classmethod(open_on_clock)  # type: ignore[method-assign,assignment]
+    return bot.main()
 
-Store.open = classmethod(_open_on_clock)  # type: ignore[method-assign,assignment]
 
 if __name__ == "__main__":
-    sys.exit(bot.main())
+    sys.exit(run_on_clock())

@@ -146,7 +146,12 @@ async def test_autocomplete_offers_this_season_the_played_ones_and_all(store: St
     assert choices[0].name == "this season: March 2027"
     assert [c.value for c in await season_choices(store, G, "jan", "en", now)] == ["2027-01"]
     await store.guild_settings.update_guild_settings(G, season="quarterly")
-    assert [c.value for c in await season_choices(store, G, "", "en", now)] == ["2027-Q1", "all"]
+    assert [c.value for c in await season_choices(store, G, "", "en", now)] == [
+        "2027-Q1",  # this season, then the seasons played, as they were cut
+        "2027-03",
+        "2027-01",
+        "all",
+    ]
 
 
 async def test_a_season_end_is_posted_once(store: Store) -> None:
