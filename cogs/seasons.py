@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -127,8 +127,9 @@ class SeasonKeeper:
         self.guilds = guilds  # the servers this process serves (its shards')
         self.clock = clock or store.database.now
         self.every = every
-        self._next: dict[int, datetime | None] = {}
-        """server -> when its season ends, as of its last check (None: no seasons)."""
+        self._next: dict[int, datetime] = {}
+        """server -> when to look again: its season's end as of its last check (a
+        server without seasons: an hour later)."""
         self._lock = asyncio.Lock()
         self._posted: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -179,18 +180,27 @@ class SeasonKeeper:
         when the clock crossed a boundary since the last look (cheap otherwise)."""
         if guild_id is None:
             return
-        if guild_id in self._next:
-            end = self._next[guild_id]
-            if end is None or self.clock() < end:
-                return  # no boundary crossed since (a changed setting: the timer sees it)
+        if not self._due(guild_id):
+            return  # no boundary crossed since the last look
         if guild_id not in self._checking:  # a burst of commands: one check
             self._checking.add(guild_id)
             task = self._spawn(self.check(guild_id))
             task.add_done_callback(lambda _: self._checking.discard(guild_id))
 
+    def _due(self, guild_id: int) -> bool:
+        when = self._next.get(guild_id)
+        return when is None or self.clock() >= when
+
+    def forget(self, guild_id: int) -> None:
+        """The server's season settings changed: look again at its next command."""
+        self._next.pop(guild_id, None)
+
     async def check_all(self) -> None:
+        """Every server of this process whose season may have ended; then post what is
+        pending (also what a crash left unposted)."""
         for gid in list(self.guilds()):
-            await self.check(gid, post=False)
+            if self._due(gid):
+                await self.check(gid, post=False)
         await self.post_pending()
 
     async def check(self, guild_id: int, *, post: bool = True) -> list[Season]:
@@ -199,7 +209,7 @@ class SeasonKeeper:
         closed = await self.store.seasons.close_due(guild_id, now)
         g = await self.store.guild_settings.get_guild_settings(guild_id)
         current = season_at(now, g.season, g.timezone)
-        self._next[guild_id] = None if current is None else current.end
+        self._next[guild_id] = now + timedelta(hours=1) if current is None else current.end
         for s in closed:
             log.info("server %s: season %s ended", guild_id, s.label)
         if post:

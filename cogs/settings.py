@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from data import Store
     from tables import TableService
 
+    from .seasons import SeasonKeeper
+
 
 def choice(key: str) -> app_commands.locale_str:
     """A choice name: the English catalogue text, translated by the same key."""
@@ -55,6 +57,7 @@ class SettingsCommands(commands.Cog):
     store: Store
     service: TableService
     languages: Languages
+    seasons: SeasonKeeper
 
     settings_group = app_commands.Group(
         name="settings",
@@ -140,6 +143,7 @@ class SettingsCommands(commands.Cog):
             except InvalidSettingError as exc:
                 raise ServiceError("error.bad_setting", reason=exc) from exc
             self.languages.remember(guild_id, g.language)
+            self.seasons.forget(guild_id)  # a new length or zone: its end is looked at again
         else:
             g = await self.store.guild_settings.get_guild_settings(guild_id)
         lang = await self.languages.of(interaction)
