@@ -25,7 +25,7 @@ from typing import Any
 
 from batak.rules import preset
 
-from .bench_seasons import bench_postgres_seasons, bench_season_queries, print_season_queries
+from .bench_seasons import bench_season_queries, copy_to_postgres, print_season_queries
 from .matches import (
     MATCH_COLUMNS,
     PLAYER_COLUMNS,
@@ -520,6 +520,23 @@ async def run_postgres(
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await admin.close()
+
+
+async def bench_postgres_seasons(url: str, n_matches: int) -> None:
+    """The season queries on PostgreSQL at ``url`` (a fresh database): the bench's
+    matches are built in a temporary SQLite file, then copied there."""
+    rng = random.Random(3)
+    matches = [synthetic_match(rng) for _ in range(8)]
+    blobs = [(encode_records(m), [seat_stats(m, s) for s in range(4)]) for m in matches]
+    with tempfile.TemporaryDirectory(prefix="batak-bench-") as tmp:
+        lite = Path(tmp) / "matches.sqlite3"
+        await (await Store.open(lite, housekeeping=None)).close()
+        _populate(lite, n_matches, blobs)
+        await (await Store.open(url, housekeeping=None)).close()
+        t0 = time.perf_counter()
+        copied = await copy_to_postgres(lite, url)
+    print(f"\n{copied:,} finished matches copied in {time.perf_counter() - t0:.1f} s")
+    print_season_queries(await bench_season_queries(url))
 
 
 async def _run_tables(target: str | None, tables: int, moves: int, tdir: Path | None) -> None:

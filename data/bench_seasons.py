@@ -97,27 +97,3 @@ def print_season_queries(q: dict[str, float]) -> None:
     print("\nseason queries (p99; target <= 50 ms):")
     for name, ms in q.items():
         print(f"  {name:<52} {ms:8.3f} ms")
-
-
-async def bench_postgres_seasons(url: str, n_matches: int) -> None:
-    """The season queries on PostgreSQL at ``url`` (a fresh database): the bench's
-    matches are built in a temporary SQLite file, then copied there."""
-    import random
-    import tempfile
-
-    from .bench import _populate  # the bench's own filling (it imports this module)
-    from .matches import encode_records, seat_stats
-    from .samples import synthetic_match
-
-    rng = random.Random(3)
-    matches = [synthetic_match(rng) for _ in range(8)]
-    blobs = [(encode_records(m), [seat_stats(m, s) for s in range(4)]) for m in matches]
-    with tempfile.TemporaryDirectory(prefix="batak-bench-") as tmp:
-        lite = Path(tmp) / "matches.sqlite3"
-        await (await Store.open(lite, housekeeping=None)).close()
-        _populate(lite, n_matches, blobs)
-        await (await Store.open(url, housekeeping=None)).close()
-        t0 = time.perf_counter()
-        copied = await copy_to_postgres(lite, url)
-    print(f"\n{copied:,} finished matches copied in {time.perf_counter() - t0:.1f} s")
-    print_season_queries(await bench_season_queries(url))
