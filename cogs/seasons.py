@@ -282,7 +282,10 @@ async def season_board_reply(
     name = season_name(season.label, lang)
     rows = await cog.store.seasons.board(guild_id, season, by=by, limit=10)
     if not rows:
-        await send(interaction, t("leaderboard.season_empty", lang, season=name), ephemeral=False)
+        # a server that never played a rated match hears so, as on the all-time board
+        played = await cog.store.seasons.labels(guild_id)
+        empty = t("leaderboard.season_empty", lang, season=name) if played else None
+        await send(interaction, empty or t("leaderboard.empty", lang), ephemeral=False)
         return
     names = await names_of(cog.bot, interaction, [s.user_id for s in rows if s.user_id])
     title = t(f"leaderboard.title_{by}", lang)
