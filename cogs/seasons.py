@@ -132,6 +132,7 @@ class SeasonKeeper:
         server without seasons: an hour later)."""
         self._lock = asyncio.Lock()
         self._posted: set[int] = set()
+        self._failures: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timer: asyncio.Task[Any] | None = None
         self._checking: set[int] = set()
@@ -228,8 +229,14 @@ class SeasonKeeper:
                 try:
                     await self._post(ann)
                 except discord.HTTPException as exc:
-                    log.warning("season announcement %s: %s; will retry", ann.id, exc)
-                    continue
+                    tries = self._failures[ann.id] = self._failures.get(ann.id, 0) + 1
+                    if not (400 <= exc.status < 500 and exc.status != 429 and tries >= 5):
+                        log.warning("season announcement %s: %s; will retry", ann.id, exc)
+                        continue
+                    # a channel gone or closed to the bot for good: not kept forever
+                    log.error(
+                        "season announcement %s refused %d times (%s); dropped", ann.id, tries, exc
+                    )
                 self._posted.add(ann.id)
                 await self.store.announcements.mark_announced(ann.id)
 

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
+import discord
 import pytest
 
 from cogs import seasons as cog_seasons
@@ -196,3 +197,24 @@ async def test_a_crash_before_the_post_leaves_it_for_the_next_start(store: Store
     await keeper.close()
     assert [p["channel"] for p in bot.sent] == [777]  # the channel of the last match
     assert "Player<3>" in bot.sent[0]["content"].replace("\\", "")
+
+
+async def test_a_channel_that_refuses_for_good_is_given_up_after_five_tries(store: Store) -> None:
+    clock: Any = store.database.clock
+    await play(store, datetime(2027, 3, 3, tzinfo=UTC), 0)
+    clock.now = datetime(2027, 4, 2, tzinfo=UTC)
+    await store.seasons.close_due(G)
+    bot = Bot()
+    refused = type("R", (), {"status": 403, "reason": "Forbidden"})()
+
+    async def send(content: str, **kw: Any) -> None:
+        raise discord.Forbidden(refused, {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
+
+    bot.get_partial_messageable = lambda channel_id, **_: type(
+        "C", (), {"send": staticmethod(send)}
+    )()  # type: ignore[method-assign]
+    keeper = SeasonKeeper(bot, store, lambda: [G])  # type: ignore[arg-type]
+    for tries in range(1, 6):
+        await keeper.post_pending()
+        left = await store.announcements.pending_announcements(guild_id=G)
+        assert len(left) == (1 if tries < 5 else 0), tries
