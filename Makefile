@@ -103,7 +103,7 @@ bench-quick: $(VENV)/.installed $(VENV)/.native
 	$(PY) -m images bench -n 4
 	$(PY) -m images replay-bench -n 1
 	$(PY) -m data bench --url '' --matches 500 --actions 50 --tables 10 --moves 5 --played 2
-	$(if $(TEST_DATABASE_URL),$(PY) -m data bench --url '$(TEST_DATABASE_URL)' --actions 50 --tables 10 --moves 5)
+	$(if $(TEST_DATABASE_URL),$(PY) -m data bench --url '$(TEST_DATABASE_URL)' --matches 500 --actions 50 --tables 10 --moves 5)
 
 gallery: $(VENV)/.installed
 	$(PY) -m images gallery gallery

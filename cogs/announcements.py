@@ -101,10 +101,9 @@ class Announcer:
         self.notes: dict[int, str] = {}
         self.closed: dict[int, Table] = {}  # finished, loaded to post what they still owe
         self._notice_locks: dict[int, asyncio.Lock] = {}
+        # table -> (channel, message, content, person pinged) of its turn notice, until played
         self._notices: dict[int, tuple[int, int, str, int | None]] = {}
-        """table -> (channel, message, content, person pinged) of its turn notice, until played."""
-        self._streaks: dict[int, list[Any]] = {}
-        """table -> [user to act, pinged already] of the turn streak being played."""
+        self._streaks: dict[int, list[Any]] = {}  # table -> [user to act, pinged already]
         self._graces: dict[int, asyncio.TimerHandle] = {}
         self._announced: set[int] = set()  # posted and marked here (a second poster skips)
         self._failures: dict[int, int] = {}
@@ -179,8 +178,7 @@ class Announcer:
         await edit_table(edit, bare, drawing, self.lobbies.shows(table))
 
     async def _edit_message(self, table: Table, mid: int, payload: MessagePayload) -> bool:
-        """Edit the table message ``mid``; False when it was gone (then posted again,
-        unless /batak table replaced it already)."""
+        """Edit the table message ``mid``; False when it was gone (then posted again)."""
         try:
             await (
                 self.channel(table)
@@ -463,7 +461,9 @@ class Announcer:
             by_game.setdefault(ann.game_id, []).append(ann)
         for gid, anns in by_game.items():
             if gid is None:
-                for ann in anns:  # nothing of ours makes these; do not keep them forever
+                for ann in anns:  # nothing else of ours makes these; do not keep them forever
+                    if ann.kind == "season_end":  # cogs.seasons posts these
+                        continue
                     log.warning("announcement %s (%s) has no table; dropped", ann.id, ann.kind)
                     await self.store.announcements.mark_announced(ann.id)
                 continue

@@ -29,6 +29,7 @@ from .house import HousePanel
 from .i18n import ls, t
 from .replies import NOTES, Languages, fail, guild_of, is_admin, send
 from .review import CompareButton, ReviewButton, Reviews, compare_view
+from .seasons import SeasonKeeper
 from .seats import SeatCommands
 from .settings import PACE_CHOICES, PRESET_CHOICES, SettingsCommands
 from .standings import StandingsCommands
@@ -92,6 +93,7 @@ class BatakCog(
         self.cooldowns = Cooldowns()
         """Fair shares: how often one person may ask for the heavy work."""
         self.reviews = Reviews(bot, self.languages, self.cooldowns)
+        self.seasons = SeasonKeeper(bot, bot.store, lambda: [g.id for g in bot.guilds])
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*FAMILIES)
@@ -99,15 +101,18 @@ class BatakCog(
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*FAMILIES)
         await self.announcer.close()
+        await self.seasons.close()
 
     async def refresh_all(self) -> None:
         """After a restart: redraw every open table and re-send the turn notices."""
         await self.announcer.refresh_all()
+        self.seasons.start()  # seasons that ended while the bot was down, then a timer
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Every command of the cog: its private answer tells what the bot still has to
         tell its author (a permission Discord refused: :class:`cogs.access.Access`)."""
         interaction.extras[NOTES] = self.access
+        self.seasons.poke(interaction.guild_id)  # the first command after a season's end
         return True
 
     async def _failed(self, interaction: discord.Interaction[Any], error: BaseException) -> None:

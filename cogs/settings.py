@@ -14,11 +14,13 @@ from discord.ext import commands
 
 from batak import PRESET_NAMES
 from data import BOT_LEVEL_SETTINGS, InvalidSettingError
+from data.season_calendar import SEASON_MODES, timezone_names
 from tables import ServiceError
 from tables.tables import NOTIFY_MODES
 
 from .i18n import ls, t
 from .replies import Languages, guild_of, is_admin, send
+from .text.seasons import season_settings_text
 from .text.standings import (
     LANGUAGE_NAMES,
     notifications_saved_text,
@@ -29,6 +31,8 @@ from .text.standings import (
 if TYPE_CHECKING:
     from data import Store
     from tables import TableService
+
+    from .seasons import SeasonKeeper
 
 
 def choice(key: str) -> app_commands.locale_str:
@@ -53,6 +57,7 @@ class SettingsCommands(commands.Cog):
     store: Store
     service: TableService
     languages: Languages
+    seasons: SeasonKeeper
 
     settings_group = app_commands.Group(
         name="settings",
@@ -76,6 +81,11 @@ class SettingsCommands(commands.Cog):
         achievements_line=ls(
             "One line at a table's end naming the achievements earned", "opt.achievements_line"
         ),
+        season=ls("Seasons: monthly (default), quarterly or none", "opt.season_mode"),
+        timezone=ls(
+            "Time zone of the season boundaries (IANA, e.g. Europe/Istanbul)", "opt.timezone"
+        ),
+        channel=ls("Channel where the end of a season is announced", "opt.announce_channel"),
     )
     @app_commands.choices(
         language=LANGUAGE_CHOICES,
@@ -84,6 +94,7 @@ class SettingsCommands(commands.Cog):
         computer=[
             app_commands.Choice(name=choice(f"level.{n}"), value=n) for n in BOT_LEVEL_SETTINGS
         ],
+        season=[app_commands.Choice(name=choice(f"season.{n}"), value=n) for n in SEASON_MODES],
     )
     async def settings_server(
         self,
@@ -98,6 +109,9 @@ class SettingsCommands(commands.Cog):
         threads: bool | None = None,
         hints: bool | None = None,
         achievements_line: bool | None = None,
+        season: str | None = None,
+        timezone: str | None = None,
+        channel: discord.TextChannel | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         if not is_admin(interaction):
@@ -123,19 +137,35 @@ class SettingsCommands(commands.Cog):
             changes["casual_hints"] = hints
         if achievements_line is not None:
             changes["achievements_line"] = achievements_line
+        if season is not None:
+            changes["season"] = season
+        if timezone is not None:
+            changes["timezone"] = timezone.strip()
+        if channel is not None:
+            changes["announce_channel"] = channel.id
         if changes:
             try:
                 g = await self.store.guild_settings.update_guild_settings(guild_id, **changes)
             except InvalidSettingError as exc:
                 raise ServiceError("error.bad_setting", reason=exc) from exc
             self.languages.remember(guild_id, g.language)
+            self.seasons.forget(guild_id)  # a new length or zone: its end is looked at again
         else:
             g = await self.store.guild_settings.get_guild_settings(guild_id)
         lang = await self.languages.of(interaction)
-        text = settings_text(g, lang)
+        text = settings_text(g, lang) + "\n" + season_settings_text(g, lang)
         if changes:
             text = t("settings.saved", lang) + "\n" + text
         await send(interaction, text)
+
+    @settings_server.autocomplete("timezone")
+    async def _timezone_complete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower().replace(" ", "_")
+        names = [n for n in timezone_names() if typed in n.lower()]
+        names.sort(key=lambda n: (not n.lower().startswith(typed), "/" not in n, n))
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @settings_group.command(
         name="me", description=ls("Your own settings, in every server", "cmd.settings_me")

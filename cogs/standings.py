@@ -22,7 +22,9 @@ from .i18n import ls, t
 from .names import names_of, seat_names_of
 from .pictures import files_of
 from .replies import Languages, defer_public, guild_of, send
+from .seasons import SeasonKeeper, chosen_season, season_board_reply, season_choices
 from .text.achievements import achievements_section
+from .text.seasons import champion_text
 from .text.standings import (
     board_text,
     daily_board_text,
@@ -45,13 +47,14 @@ class StandingsCommands(commands.Cog):
     bot: BatakBot
     store: Store
     languages: Languages
+    seasons: SeasonKeeper
 
     @app_commands.command(
         name="leaderboard", description=ls("The server's standings", "cmd.leaderboard")
     )
     @app_commands.describe(
         by=ls("Rank by rating, wins, or today's daily match", "opt.by"),
-        period=ls("All time or this month", "opt.period"),
+        season=ls("Which season: this one (default), a past one, or all time", "opt.season"),
     )
     @app_commands.choices(
         by=[
@@ -59,21 +62,25 @@ class StandingsCommands(commands.Cog):
             app_commands.Choice(name=ls("wins", "by.wins"), value="wins"),
             app_commands.Choice(name=ls("daily", "by.daily"), value="daily"),
         ],
-        period=[
-            app_commands.Choice(name=ls("all time", "period.all"), value="all"),
-            app_commands.Choice(name=ls("this month", "period.month"), value="month"),
-        ],
     )
     @app_commands.guild_only()
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
-        by: str = "rating",
-        period: str = "all",
+        by: str | None = None,
+        season: str | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
+        chosen = None
+        if by != "daily":  # an unknown season is refused privately, before deferring
+            g = await self.store.guild_settings.get_guild_settings(guild_id)
+            chosen = chosen_season(season, g, self.seasons.clock())
         await defer_public(interaction)
         lang = await self.languages.of(interaction)
+        if chosen is not None:
+            await season_board_reply(self, interaction, guild_id, chosen, by or "wins", lang)
+            return
+        by, period = by or "rating", "all"
         if by == "daily":
             daily = await self.store.daily.daily_leaderboard(guild_id, limit=10)
             if not daily:
@@ -113,6 +120,14 @@ class StandingsCommands(commands.Cog):
         pic = await pictures.draw(drawing)
         await send(interaction, text, ephemeral=False, files=files_of(pic))
 
+    @leaderboard.autocomplete("season")
+    async def _season_complete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        lang = await self.languages.of(interaction)
+        now = self.seasons.clock()
+        return await season_choices(self.store, guild_of(interaction), current, lang, now)
+
     @app_commands.command(name="stats", description=ls("A player's statistics", "cmd.stats"))
     @app_commands.describe(user=ls("Whose statistics (default: yours)", "opt.stats_user"))
     @app_commands.guild_only()
@@ -134,6 +149,8 @@ class StandingsCommands(commands.Cog):
             text = t("stats.none", lang, name=safe_name(display_name(who)))
         else:
             text = stats_text(display_name(who), overall, month, lang)
+            champion = champion_text(await self.store.seasons.titles(guild_id, key), lang)
+            text += f"\n{champion}" if champion else ""
         section = achievements_section(held, lang, mark_new=own)
         await send(interaction, "\n".join(filter(None, (text, section))), ephemeral=False)
         if own and any(a.new for a in held):

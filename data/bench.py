@@ -3,7 +3,9 @@
 - commit latency of one action (``append_action`` with a state snapshot), p50 / p99;
 - leaderboard query time over 100,000 stored matches (built in a temporary database
   with ``executemany``), with a player's stats and recent matches alongside;
-- database size per stored match (its deal records compressed, players, standings).
+- database size per stored match (its deal records compressed, players, standings);
+- season boards and the season-end check over those matches (``data.bench_seasons``;
+  on PostgreSQL too, the matches copied there).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 from batak.rules import preset
 
+from .bench_seasons import bench_season_queries, copy_to_postgres, print_season_queries
 from .matches import (
     MATCH_COLUMNS,
     PLAYER_COLUMNS,
@@ -182,7 +185,7 @@ def _populate(
         guild = 1 if mid % 2 else 2 + mid % 19
         pool = 2000 if guild == 1 else 200
         month = months[mid * len(months) // (n_matches + 1)]
-        at = f"{month}-15T12:00:00.000+00:00"
+        at = f"{month}-{1 + mid % 28:02d}T{mid % 24:02d}:{mid % 60:02d}:00.000+00:00"
         blob, stats = blobs[mid % len(blobs)]
         players = [*rng.sample(range(pool), 3), -1] if mid % 3 == 0 else rng.sample(range(pool), 4)
         keys = [bot_key("hard") if p < 0 else user_key(10_000 + p) for p in players]
@@ -229,7 +232,7 @@ def _populate(
                 "sigma_after": sigma,
             }
             player_rows.append(_row(PLAYER_COLUMNS, player))
-            for period in ("all", month):
+            for period in ("all", month, "s:" + month):  # its season: monthly, UTC
                 a = agg.setdefault(
                     (guild, period, keys[s]), [uid, lvl, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, at]
                 )
@@ -269,6 +272,8 @@ def _populate(
         }
         standing_rows.append(_row(STANDING_COLUMNS, standing))
     db.executemany(insert_sql("standings", STANDING_COLUMNS), standing_rows)
+    played = {(g, per[2:]) for g, per, _ in agg if per.startswith("s:")}
+    db.executemany(insert_sql("seasons", ("guild_id", "season")), sorted(played))
     db.execute("COMMIT")
     db.execute("ANALYZE")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -416,6 +421,7 @@ async def run(
         print("\nqueries on that database (p99 of 50 runs; target leaderboard <= 50 ms):")
         for name, ms in q.items():
             print(f"  {name:<52} {ms:8.3f} ms")
+        print_season_queries(await bench_season_queries(big))
         o = await bench_open(big)
         print(
             f"\nopening that database ({_file_size(big) / 1e6:.1f} MB), best of 3:\n"
@@ -480,7 +486,9 @@ def _print_tables(label: str, r: dict[str, float]) -> None:
     )
 
 
-async def run_postgres(url: str, n_actions: int, tables: int, moves: int) -> None:
+async def run_postgres(
+    url: str, n_actions: int, tables: int, moves: int, n_matches: int = 100_000
+) -> None:
     """The bench on a fresh database of the server at ``url`` (dropped afterwards)."""
     import uuid
 
@@ -505,12 +513,30 @@ async def run_postgres(url: str, n_actions: int, tables: int, moves: int) -> Non
             f"  load a game with its {n_actions}-action log: {a['load_ms']:.3f} ms"
         )
         await _run_tables(db_url, tables, moves, None)
+        await bench_postgres_seasons(db_url, n_matches)
     finally:
         admin = await asyncpg.connect(url)
         try:
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await admin.close()
+
+
+async def bench_postgres_seasons(url: str, n_matches: int) -> None:
+    """The season queries on PostgreSQL at ``url`` (a fresh database): the bench's
+    matches are built in a temporary SQLite file, then copied there."""
+    rng = random.Random(3)
+    matches = [synthetic_match(rng) for _ in range(8)]
+    blobs = [(encode_records(m), [seat_stats(m, s) for s in range(4)]) for m in matches]
+    with tempfile.TemporaryDirectory(prefix="batak-bench-") as tmp:
+        lite = Path(tmp) / "matches.sqlite3"
+        await (await Store.open(lite, housekeeping=None)).close()
+        _populate(lite, n_matches, blobs)
+        await (await Store.open(url, housekeeping=None)).close()
+        t0 = time.perf_counter()
+        copied = await copy_to_postgres(lite, url)
+    print(f"\n{copied:,} finished matches copied in {time.perf_counter() - t0:.1f} s")
+    print_season_queries(await bench_season_queries(url))
 
 
 async def _run_tables(target: str | None, tables: int, moves: int, tdir: Path | None) -> None:
@@ -548,6 +574,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = ap.parse_args(argv)
     if args.url.startswith(("postgresql://", "postgres://")):
-        asyncio.run(run_postgres(args.url, args.actions, args.tables, args.moves))
+        asyncio.run(run_postgres(args.url, args.actions, args.tables, args.moves, args.matches))
     else:
         asyncio.run(run(args.matches, args.actions, args.dir, args.tables, args.moves, args.played))

@@ -39,6 +39,9 @@ class SettingsStore:
             use_threads=bool(row["use_threads"]),
             casual_hints=bool(row["casual_hints"]),
             achievements_line=bool(row["achievements_line"]),
+            season=row["season"],
+            timezone=row["timezone"],
+            announce_channel=row["announce_channel"],
             updated_at=row["updated_at"],
         )
 

@@ -30,6 +30,7 @@ from .models import (
     MatchSummary,
     Seat,
 )
+from .seasons import season_period
 from .standings import _UPSERT_STANDING, _standing_rows
 
 MATCH_COLUMNS: Final = (
@@ -326,7 +327,9 @@ class MatchStore:
                 ],
             )
             if rated:
-                await db.executemany(_UPSERT_STANDING, _standing_rows(guild_id, month, at, players))
+                season = await season_period(db, guild_id, when)  # its season too, if any
+                rows = _standing_rows(guild_id, month, at, players, *season)
+                await db.executemany(_UPSERT_STANDING, rows)
             earned = []
             if not computers_finished:  # the computers' play earns the people nothing
                 earned = await self.achievements.grant_match(

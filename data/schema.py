@@ -347,7 +347,7 @@ V6_ONE_DAILY_GAME: Migration = (
     "WHERE daily_day IS NOT NULL",
 )
 
-V8_ACHIEVEMENTS: Migration = (
+V7_ACHIEVEMENTS: Migration = (
     # -- achievements: one row per (server, person, achievement), granted once --------
     # Written in the transaction that records the match (or the daily result) that earned
     # it; ``match_id`` / ``day`` / ``tournament_id`` say what did. ``seen_at`` is NULL
@@ -379,6 +379,68 @@ V8_ACHIEVEMENTS: Migration = (
     "ALTER TABLE guild_settings ADD COLUMN achievements_line INTEGER NOT NULL DEFAULT 0",
 )
 
+V8_SEASONS: Migration = (
+    # -- a server's seasons ------------------------------------------------------------
+    # monthly (the default), quarterly or none; their boundaries are the midnights of an
+    # IANA time zone (UTC by default); where a season's end is announced (NULL: the
+    # channel of the season's last match).
+    "ALTER TABLE guild_settings ADD COLUMN season TEXT NOT NULL DEFAULT 'monthly'",
+    "ALTER TABLE guild_settings ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC'",
+    "ALTER TABLE guild_settings ADD COLUMN announce_channel INTEGER",
+    # the channel of a season's last match: the rated matches between two instants
+    "CREATE INDEX matches_rated_at ON matches (guild_id, finished_at) WHERE rated = 1",
+    # -- the seasons each server played: one row per server and season label ('2027-03',
+    # '2027-Q1'), written with the season's first rated match; ``ended`` is set once,
+    # in the transaction that stores the season's podium and its announcement, so a
+    # season is announced once whichever process or restart sees its end first
+    """
+    CREATE TABLE seasons (
+        guild_id  INTEGER NOT NULL,
+        season    TEXT    NOT NULL,
+        timezone  TEXT,
+        ended     TEXT,
+        PRIMARY KEY (guild_id, season)
+    ) WITHOUT ROWID
+    """,
+    # Before this version every server had monthly seasons in UTC: the month rows of the
+    # standings are its seasons. Those that ended before the upgrade are not announced
+    # (ended 'before-seasons'); each server's latest month is, at its end.
+    """
+    INSERT INTO seasons (guild_id, season, ended)
+    SELECT DISTINCT s.guild_id, s.period,
+           CASE WHEN s.period = (SELECT max(t.period) FROM standings t
+                                 WHERE t.guild_id = s.guild_id AND t.period <> 'all')
+                THEN NULL ELSE 'before-seasons' END
+    FROM standings s WHERE s.period <> 'all'
+    """,
+    # a season's board: standings rows of period 's:<label>', kept like the month rows
+    """
+    INSERT INTO standings (guild_id, period, player_key, user_id, bot_level, matches, wins,
+        deals, deal_score_sum, contracts_taken, contracts_made, went_down, mu, sigma,
+        ordinal, start_ordinal, last_match_at)
+    SELECT guild_id, 's:' || period, player_key, user_id, bot_level, matches, wins,
+        deals, deal_score_sum, contracts_taken, contracts_made, went_down, mu, sigma,
+        ordinal, start_ordinal, last_match_at
+    FROM standings WHERE period <> 'all'
+    """,
+    # -- each ended season's top three (the champion is place 1)
+    """
+    CREATE TABLE season_podium (
+        guild_id    INTEGER NOT NULL,
+        season      TEXT    NOT NULL,
+        place       INTEGER NOT NULL CHECK (place BETWEEN 1 AND 3),
+        player_key  TEXT    NOT NULL,
+        user_id     INTEGER,
+        wins        INTEGER NOT NULL,
+        matches     INTEGER NOT NULL,
+        points      INTEGER NOT NULL,
+        rating      REAL    NOT NULL,
+        PRIMARY KEY (guild_id, season, place)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX season_podium_player ON season_podium (guild_id, player_key)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     V1,
     V2,
@@ -386,7 +448,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     V4_MATCHES_THE_COMPUTERS_FINISHED,
     V5_BOT_STATE,
     V6_ONE_DAILY_GAME,
-    V8_ACHIEVEMENTS,
+    V7_ACHIEVEMENTS,
+    V8_SEASONS,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

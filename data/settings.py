@@ -7,9 +7,18 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .models import AUTO_LEVEL, BOT_LEVEL_SETTINGS, LANGUAGES, PACES, PRESETS, StoreError
+from .season_calendar import DEFAULT_TIMEZONE, SEASON_MODES, zone
 
 SETTING_CODES: Final = frozenset(
-    {"unknown-setting", "not-one-of", "deals-range", "seconds-range", "not-a-flag"}
+    {
+        "unknown-setting",
+        "not-one-of",
+        "deals-range",
+        "seconds-range",
+        "not-a-flag",
+        "bad-timezone",
+        "bad-channel",
+    }
 )
 """Every code of an :class:`InvalidSettingError` (the bot words each as
 ``bad_setting.<code>``). Values by name: ``name`` (the setting), ``value`` (what was
@@ -53,6 +62,12 @@ class GuildSettings:
     achievements_line: bool = False
     """One quiet line at a table's end naming the achievements it earned (else only
     the person is told)."""
+    season: str = "monthly"
+    """How the server's seasons run: monthly, quarterly or none (all time only)."""
+    timezone: str = DEFAULT_TIMEZONE
+    """The IANA zone the seasons' boundaries are midnights of."""
+    announce_channel: int | None = None
+    """Where a season's end is announced (None: the channel of its last match)."""
     updated_at: str | None = field(default=None, compare=False)
 
     def table_level(self, pace: str, daily: bool = False) -> str:
@@ -79,6 +94,9 @@ SETTING_NAMES: Final = (
     "use_threads",
     "casual_hints",
     "achievements_line",
+    "season",
+    "timezone",
+    "announce_channel",
 )
 
 
@@ -99,6 +117,7 @@ def validate_setting(name: str, value: Any) -> Any:
         "preset": PRESETS,
         "pace": PACES,
         "bot_level": BOT_LEVEL_SETTINGS,
+        "season": SEASON_MODES,
     }
     if name in choices:
         if value not in choices[name]:
@@ -124,6 +143,17 @@ def validate_setting(name: str, value: Any) -> Any:
     if name in ("use_threads", "casual_hints", "achievements_line"):
         if not isinstance(value, bool):
             raise bad("must be true or false", "not-a-flag")
+        return value
+    if name == "timezone":
+        try:
+            return zone(value).key
+        except ValueError:
+            raise bad("must be an IANA time zone such as Europe/Istanbul", "bad-timezone") from None
+    if name == "announce_channel":
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise bad("must be a channel id, or None", "bad-channel")
         return value
     raise _unknown("setting", name, SETTING_NAMES)
 

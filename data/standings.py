@@ -57,9 +57,10 @@ _UPSERT_STANDING: Final = (
 
 
 def _standing_rows(
-    guild_id: int, month: str, at: str, players: Sequence[MatchPlayer]
+    guild_id: int, month: str, at: str, players: Sequence[MatchPlayer], *more: str
 ) -> list[tuple[Any, ...]]:
-    """Standings increments for the all-time and the month rows (one row per key and period)."""
+    """Standings increments for the all-time and the month rows, and the ``more``
+    periods (a season: ``s:2027-03``); one row per key and period."""
     agg: dict[str, list[Any]] = {}
     for p in players:
         a = agg.get(p.player_key)
@@ -78,7 +79,7 @@ def _standing_rows(
         p = a[9]
         new_ord = ordinal(p.mu_after, p.sigma_after)
         old_ord = ordinal(p.mu_before, p.sigma_before)
-        for period in (ALL_TIME, month):
+        for period in (ALL_TIME, month, *more):
             start = initial if period == ALL_TIME else old_ord
             rows.append(
                 (

@@ -52,6 +52,7 @@ from .models import (
 )
 from .outage import Outage
 from .schema import APPLICATION_ID, MIGRATIONS, PG_VERSION_TABLE, Migration, for_dialect
+from .seasons import SeasonStore
 from .standings import StandingStore
 from .table_lock import TableLockStore
 from .user_settings import UserSettingsStore
@@ -126,9 +127,10 @@ class Store:
     ``store.matches`` (``MatchStore``), ``store.standings`` (``StandingStore``),
     ``store.daily`` (``DailyStore``), ``store.announcements`` (``AnnouncementStore``),
     ``store.achievements`` (``AchievementStore``),
-    ``store.guild_settings`` (``SettingsStore``), ``store.user_settings``
-    (``UserSettingsStore``), ``store.maintenance`` (``MaintenanceStore``) and
-    ``store.locks`` (``TableLockStore``). The store itself opens, migrates and closes.
+    ``store.guild_settings`` (``SettingsStore``), ``store.seasons`` (``SeasonStore``),
+    ``store.user_settings`` (``UserSettingsStore``), ``store.maintenance``
+    (``MaintenanceStore``) and ``store.locks`` (``TableLockStore``). The store itself
+    opens, migrates and closes.
 
     Open with ``await Store.open(path)`` (or ``async with await Store.open() as store``);
     close with ``await store.close()``.
@@ -145,6 +147,7 @@ class Store:
         self.standings = StandingStore(database)
         self.daily = DailyStore(database, self.announcements, self.achievements)
         self.guild_settings = SettingsStore(database)
+        self.seasons = SeasonStore(database, self.announcements, self.guild_settings)
         self.user_settings = UserSettingsStore(database)
         self.maintenance = MaintenanceStore(database)
         self.locks = TableLockStore(database)

@@ -33,6 +33,8 @@ from .views import (
     LeaderboardView,
     MatchResultView,
     Player,
+    PodiumPlace,
+    PodiumView,
     TableView,
     TrickView,
 )
@@ -124,6 +126,22 @@ class Sample:
     theme: str = "dark"
     four_colour: bool = False
     lang: str = "en"
+
+
+def podium_sample(names: tuple[str, ...] = ()) -> PodiumView:
+    """A season's end: three people, one still settling in."""
+    a, b, c = (list(names) or ["Ayşe Yılmaz", "Олександра", "Bartholomew Fitzgerald-Montgomery"])[
+        :3
+    ]
+    return PodiumView(
+        (
+            PodiumPlace(1, a, 1412, 14, 22),
+            PodiumPlace(2, b, 1375, 11, 19),
+            PodiumPlace(3, c, None, 9, 12),
+        ),
+        "Season champions",
+        "March 2027",
+    )
 
 
 def leaderboard_sample(names: tuple[str, ...] = ()) -> LeaderboardView:
@@ -338,6 +356,12 @@ def handmade_samples() -> Iterator[Sample]:
     yield Sample("table-deal-over", "table", done)
     yield Sample("leaderboard", "leaderboard", leaderboard_sample())
     yield Sample("leaderboard-light", "leaderboard", leaderboard_sample(), "light")
+    yield Sample("podium", "podium", podium_sample())
+    yield Sample("podium-light", "podium", podium_sample(TURKISH), "light")
+    yield Sample("podium-hostile", "podium", podium_sample(HOSTILE))
+    yield Sample(
+        "tr-podium", "podium", replace(podium_sample(), title="", subtitle="Mart 2027"), lang="tr"
+    )
     yield Sample("daily", "daily", daily_sample())
     yield Sample("daily-light", "daily", daily_sample(), "light")
     yield Sample("daily-hostile", "daily", daily_sample(HOSTILE + MORE_HOSTILE))
@@ -434,6 +458,10 @@ def render_sample(sample: Sample) -> bytes:
         return render_hand(v, t, sample.four_colour, lang)
     if isinstance(v, LeaderboardView):
         return render_leaderboard(v, t, lang)
+    if isinstance(v, PodiumView):
+        from .podium import render_podium
+
+        return render_podium(v, t, lang)
     if isinstance(v, DailyBoardView):
         return render_daily(v, t, lang)
     if isinstance(v, HistoryView):

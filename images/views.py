@@ -361,6 +361,35 @@ class LeaderboardView:
 
 
 @dataclass(frozen=True)
+class PodiumPlace:
+    """One of a season's top three: its place (1-3), name, rating (None: still settling
+    in, drawn as a word) and record."""
+
+    place: int
+    name: str
+    rating: int | None
+    wins: int
+    matches: int
+    colour: Colour | None = None
+    initials: str = ""
+
+
+@dataclass(frozen=True)
+class PodiumView:
+    """A season's end: the top three (first place first), the title and the season."""
+
+    places: tuple[PodiumPlace, ...]
+    title: str = "Season over"
+    subtitle: str = ""
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.places) <= 3:
+            raise ValueError("a podium has one to three places")
+        if [p.place for p in self.places] != list(range(1, len(self.places) + 1)):
+            raise ValueError("the podium's places are 1, 2, 3 in order")
+
+
+@dataclass(frozen=True)
 class DailyRow:
     rank: int
     name: str

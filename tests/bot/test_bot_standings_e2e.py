@@ -69,7 +69,8 @@ async def test_rated_match_personal_pictures_leaderboard_and_history() -> None:
             assert "Alice: " in result.text()
             assert "· still settling in: 1 of 5 rated matches" in result.text()
 
-            board = await d.slash(bob, "batak leaderboard", wait="response")
+            # the all-time board (the default is the current season's)
+            board = await d.slash(bob, "batak leaderboard", {"season": "all"}, wait="response")
             said = answer_text(board)
             lines = said.splitlines()
             ranked = [line for line in lines if line[:1].isdigit()]

@@ -109,7 +109,7 @@ def forged_options(d: Driver, guild: Any) -> list[tuple[str, list[dict[str, Any]
     """(subcommand, raw options) that Discord's client would never send."""
     return [
         ("leaderboard", [{"name": "by", "type": 3, "value": "everything"}]),
-        ("leaderboard", [{"name": "period", "type": 3, "value": "forever"}]),
+        ("leaderboard", [{"name": "season", "type": 4, "value": 1}]),
         ("leaderboard", [{"name": "by", "type": 4, "value": 1}]),
         ("stats", [{"name": "user", "type": 6, "value": "not-a-user"}]),
         ("stats", [{"name": "user", "type": 6, "value": "0"}]),

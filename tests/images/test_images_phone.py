@@ -87,7 +87,18 @@ def _samples() -> list[Sample]:
     return out
 
 
-KINDS = ("table", "auction", "hand", "deal", "match", "leaderboard", "daily", "history", "replay")
+KINDS = (
+    "table",
+    "auction",
+    "hand",
+    "deal",
+    "match",
+    "leaderboard",
+    "podium",
+    "daily",
+    "history",
+    "replay",
+)
 
 
 def _render_width(sample: Sample) -> int:
