@@ -20,6 +20,7 @@ from tables import ServiceError, Table
 
 from .access import Access, close_thread
 from .announcements import Announcer
+from .budget import mode
 from .components import HandButton, Press, TableButton, dispatched, matching
 from .components.panel import HouseItem, WatchButton
 from .components.seats import SeatButton
@@ -237,6 +238,19 @@ class BatakCog(
         except ValueError as exc:
             raise ServiceError("error.bad_rules", reason=exc) from exc
         await interaction.response.defer(ephemeral=True, thinking=True)
+        with mode("urgent"):  # someone waits: before table edits for Discord's global limit
+            await self._open(interaction, guild_id, options, preset, deals, pace, casual)
+
+    async def _open(
+        self,
+        interaction: discord.Interaction[Any],
+        guild_id: int,
+        options: dict[str, Any],
+        preset: str | None,
+        deals: int | None,
+        pace: str | None,
+        casual: bool,
+    ) -> None:
         lang = await self.languages.of(interaction)
         user = interaction.user
         channel = interaction.channel

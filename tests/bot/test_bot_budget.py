@@ -129,3 +129,24 @@ def test_each_process_keeps_its_shards_share() -> None:
 def test_a_budget_needs_a_rate() -> None:
     with pytest.raises(ValueError):
         GlobalBudget(0)
+
+
+async def test_a_request_made_for_someone_waiting_goes_first() -> None:
+    """``/batak new`` posts its table in ``mode("urgent")``: ahead of the table edits
+    already waiting for a token."""
+    clock = FakeClock()
+    budget = budget_on(clock, rate=1, burst=1)
+    http: Any = FakeHttp()
+    limit_http(http, budget)
+    await http.request("first")
+    edits = [asyncio.ensure_future(http.request(f"edit {i}")) for i in range(3)]
+    await settle()
+
+    async def opened() -> None:
+        with mode("urgent"):
+            await http.request("new table")
+
+    new = asyncio.ensure_future(opened())
+    await clock.advance(10.0)
+    await asyncio.gather(new, *edits)
+    assert http.sent == ["first", "new table", "edit 0", "edit 1", "edit 2"]
