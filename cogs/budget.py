@@ -48,7 +48,7 @@ class GlobalBudget:
     def __init__(
         self,
         rate: float,
-        burst: int = 5,
+        burst: int = 2,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
     ) -> None:

@@ -63,7 +63,7 @@ class BotConfig:
     log_level: str = "INFO"
     bot_delay: float = 1.5
     table_edit_interval: float = 1.5
-    discord_requests_per_second: float = 40.0
+    discord_requests_per_second: float = 35.0
     max_timeouts: int = 2
     daily_deals: int = 3
     turn_timeout: float | None = None
@@ -190,7 +190,7 @@ def load_config(env: Mapping[str, str] | None = None, *, need_token: bool = True
         log_level=level,
         bot_delay=_float(e, "BOT_DELAY_SECONDS", 1.5, 0.0, 60.0),
         table_edit_interval=_float(e, "TABLE_EDIT_INTERVAL_SECONDS", 1.5, 0.0, 60.0),
-        discord_requests_per_second=_float(e, "DISCORD_REQUESTS_PER_SECOND", 40.0, 1.0, 50.0),
+        discord_requests_per_second=_float(e, "DISCORD_REQUESTS_PER_SECOND", 35.0, 1.0, 50.0),
         max_timeouts=_int(e, "MAX_TIMEOUTS", 2, 1, 20),
         daily_deals=_int(e, "DAILY_DEALS", 3, 1, 20),
         turn_timeout=timeout or None,

@@ -10,6 +10,7 @@ this process's own posts and edits (:class:`Lobbies`).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -75,15 +76,25 @@ class Lobbies:
         return False
 
 
+QUICK_PICTURE = 0.4
+"""Seconds Start waits for the table's first picture before it shows the text alone."""
+
+
 async def edit_table(
     edit: Edit, bare: MessagePayload, drawing: pictures.Drawing | None, started: bool
 ) -> None:
-    """Edit the table message: once, with its picture; or, when the match has just
-    ``started``, first with the table's text and buttons (the lobby's buttons go at
-    once), then with the picture once it is drawn (a failed drawing: the text stays)."""
+    """Edit the table message: once, with its picture. When the match has just
+    ``started`` and its picture is not drawn within :data:`QUICK_PICTURE`, first with the
+    table's text and buttons (the lobby's buttons go at once), then with the picture
+    once it is drawn (a failed drawing: the text stays)."""
     if started and drawing is not None:
+        drawn = asyncio.ensure_future(pictures.draw(drawing, urgent=True))
+        done, _ = await asyncio.wait({drawn}, timeout=QUICK_PICTURE)
+        if done:  # one edit, one request of Discord's global limit
+            await edit(replace(bare, files=files_of(drawn.result())))
+            return
         if await edit(bare):
-            pic = await pictures.draw(drawing, urgent=True)
+            pic = await drawn
             if pic is not None:
                 with mode("urgent"):  # the table's first picture goes before other edits
                     await edit(replace(bare, files=files_of(pic)))

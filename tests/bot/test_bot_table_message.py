@@ -3,6 +3,7 @@ edit with its picture at every other time."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -51,7 +52,18 @@ def lobby_buttons(edit: dict[str, Any]) -> list[str]:
     return [str(getattr(i, "item", i).custom_id).split(":")[-1] for i in view.children]
 
 
-async def test_start_edits_the_text_first_then_the_picture(drawn: list[str]) -> None:
+async def test_start_edits_the_text_first_then_the_picture(
+    drawn: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A picture not drawn at once: the text (the lobby's buttons gone), then the picture."""
+    quick = table_message.pictures.draw
+
+    async def slow(drawing: pictures.Drawing | None, *, urgent: bool = False) -> Any:
+        await asyncio.sleep(0.05)
+        return await quick(drawing, urgent=urgent)
+
+    monkeypatch.setattr(table_message.pictures, "draw", slow)
+    monkeypatch.setattr(table_message, "QUICK_PICTURE", 0.01)
     lobbies, message = Lobbies(), Message()
     lobby = table_of(None, "lobby")
     bare, drawing = table_parts(lobby, None, None)
@@ -76,6 +88,20 @@ async def test_start_edits_the_text_first_then_the_picture(drawn: list[str]) -> 
     assert len(message.edits) == 4 and len(message.edits[3]["attachments"]) == 1
 
 
+async def test_a_start_drawn_at_once_is_one_edit(drawn: list[str]) -> None:
+    """One request of Discord's global limit instead of two when the picture is quick."""
+    lobbies, message = Lobbies(), Message()
+    lobby = table_of(None, "lobby")
+    await edit_table(message.edit, *table_parts(lobby, None, None), lobbies.shows(lobby))
+    started = table_of(Match(preset("standard"), seed=1))
+    bare, drawing = table_parts(started, None, None)
+    await edit_table(message.edit, bare, drawing, lobbies.shows(started))
+    assert len(message.edits) == 2  # the lobby, then the start with its picture
+    start = message.edits[1]
+    assert "Deal 1 of" in start["content"] and "start" not in lobby_buttons(start)
+    assert len(start["attachments"]) == 1 and drawn == ["batak-table-9.png (urgent)"]
+
+
 async def test_only_a_message_that_showed_the_lobby_gets_two_edits(drawn: list[str]) -> None:
     playing = table_of(Match(preset("standard"), seed=1))
     lobbies, message = Lobbies(), Message()
@@ -95,4 +121,4 @@ async def test_a_message_gone_at_start_is_not_edited_again(drawn: list[str]) -> 
     playing = table_of(Match(preset("standard"), seed=1))
     bare, drawing = table_parts(playing, None, None)
     await edit_table(message.edit, bare, drawing, lobbies.shows(playing))
-    assert message.edits == [] and drawn == []  # posted again by the caller, with a picture
+    assert message.edits == []  # posted again by the caller, with its picture
