@@ -53,6 +53,7 @@ from .outage import Outage
 from .schema import APPLICATION_ID, MIGRATIONS, PG_VERSION_TABLE, Migration, for_dialect
 from .standings import StandingStore
 from .table_lock import TableLockStore
+from .tournaments import TournamentStore
 from .user_settings import UserSettingsStore
 
 __all__ = [
@@ -125,8 +126,9 @@ class Store:
     ``store.matches`` (``MatchStore``), ``store.standings`` (``StandingStore``),
     ``store.daily`` (``DailyStore``), ``store.announcements`` (``AnnouncementStore``),
     ``store.guild_settings`` (``SettingsStore``), ``store.user_settings``
-    (``UserSettingsStore``), ``store.maintenance`` (``MaintenanceStore``) and
-    ``store.locks`` (``TableLockStore``). The store itself opens, migrates and closes.
+    (``UserSettingsStore``), ``store.maintenance`` (``MaintenanceStore``),
+    ``store.locks`` (``TableLockStore``) and ``store.tournaments``
+    (``TournamentStore``). The store itself opens, migrates and closes.
 
     Open with ``await Store.open(path)`` (or ``async with await Store.open() as store``);
     close with ``await store.close()``.
@@ -145,6 +147,7 @@ class Store:
         self.user_settings = UserSettingsStore(database)
         self.maintenance = MaintenanceStore(database)
         self.locks = TableLockStore(database)
+        self.tournaments = TournamentStore(database)
 
     @property
     def path(self) -> str:
