@@ -464,7 +464,7 @@ class TournamentStore:
                     table_no,
                 ),
             )
-            return cur.rowcount == 1
+            return bool(cur.rowcount == 1)
 
     async def tables(
         self, tournament_id: int, round_no: int | None = None

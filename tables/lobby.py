@@ -25,6 +25,7 @@ from .errors import ServiceError
 from .events import Moment, SeatChanged, TableChanged, TableClosed, TableEvent
 from .house import rules_with
 from .model import (
+    TOURNAMENT,
     CloseReason,
     FormerSeat,
     Table,
@@ -334,6 +335,8 @@ class Lobby:
                 raise ServiceError("error.no_table") from exc
         if old.game.status != "finished" or old.is_daily:
             raise ServiceError("error.not_finished")
+        if old.kind == TOURNAMENT:
+            raise ServiceError("tournament.error.no_rematch")
         if old.seat_of(user_id) is None:
             raise ServiceError("error.not_seated")
         for t in self.reg.tables_in(old.game.where_id):
