@@ -135,6 +135,8 @@ class StandingsCommands(commands.Cog):
             )
             return
         text = stats_text(display_name(who), overall, month, lang)
+        if won := await self.store.tournaments.wins(guild_id, who.id):
+            text += "\n" + t("stats.tournament_wins", lang, count=won)
         await send(interaction, text, ephemeral=False)
 
     @app_commands.command(

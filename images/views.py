@@ -361,6 +361,37 @@ class LeaderboardView:
 
 
 @dataclass(frozen=True)
+class TournamentRow:
+    """A line of a tournament's standings: points, then the tie-breaks."""
+
+    rank: int
+    name: str
+    points: int
+    opponents: int
+    """The opponents' points (Buchholz), the first tie-break."""
+    score: int
+    tables: int
+    withdrawn: bool = False
+    colour: Colour | None = None
+    initials: str = ""
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    rows: tuple[TournamentRow, ...]
+    title: str = "Tournament"
+    subtitle: str = ""
+    more: int = 0
+    """People further down, not drawn (counted on a line under the board)."""
+
+    def __post_init__(self) -> None:
+        if len(self.rows) > 16:
+            raise ValueError("the tournament standings show at most 16 rows")
+        if self.more < 0:
+            raise ValueError("more is a count")
+
+
+@dataclass(frozen=True)
 class DailyRow:
     rank: int
     name: str

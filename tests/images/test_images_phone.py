@@ -87,7 +87,18 @@ def _samples() -> list[Sample]:
     return out
 
 
-KINDS = ("table", "auction", "hand", "deal", "match", "leaderboard", "daily", "history", "replay")
+KINDS = (
+    "table",
+    "auction",
+    "hand",
+    "deal",
+    "match",
+    "leaderboard",
+    "daily",
+    "history",
+    "replay",
+    "tournament",
+)
 
 
 def _render_width(sample: Sample) -> int:
@@ -178,7 +189,7 @@ def _collisions(drawn: list[Drawn]) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("kind", ["leaderboard", "daily", "history", "deal", "match"])
+@pytest.mark.parametrize("kind", ["leaderboard", "daily", "history", "deal", "match", "tournament"])
 def test_labels_fit_their_columns(lang: str, kind: str) -> None:
     samples = [s for s in all_samples() if s.kind == kind]
     assert samples
