@@ -127,15 +127,12 @@ class StandingsCommands(commands.Cog):
         month = await self.store.standings.player_stats(
             guild_id, key, period="month", include_bots=False
         )
+        won = await self.store.tournaments.wins(guild_id, who.id)
         if overall is None:
-            await send(
-                interaction,
-                t("stats.none", lang, name=safe_name(display_name(who))),
-                ephemeral=False,
-            )
-            return
-        text = stats_text(display_name(who), overall, month, lang)
-        if won := await self.store.tournaments.wins(guild_id, who.id):
+            text = t("stats.none", lang, name=safe_name(display_name(who)))
+        else:
+            text = stats_text(display_name(who), overall, month, lang)
+        if won:
             text += "\n" + t("stats.tournament_wins", lang, count=won)
         await send(interaction, text, ephemeral=False)
 
