@@ -73,6 +73,9 @@ class SettingsCommands(commands.Cog):
         computer=ls("Computer player level", "opt.computer"),
         threads=ls("Open each table in a new thread", "opt.threads"),
         hints=ls("Hints at casual tables (never at rated ones)", "opt.hints"),
+        tournament_role=ls(
+            "A role that may open tournaments (@everyone: none)", "opt.tournament_role"
+        ),
     )
     @app_commands.choices(
         language=LANGUAGE_CHOICES,
@@ -94,6 +97,7 @@ class SettingsCommands(commands.Cog):
         computer: str | None = None,
         threads: bool | None = None,
         hints: bool | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         if not is_admin(interaction):
@@ -117,6 +121,10 @@ class SettingsCommands(commands.Cog):
             changes["use_threads"] = threads
         if hints is not None:
             changes["casual_hints"] = hints
+        if tournament_role is not None:  # @everyone (the server's id) takes it away
+            changes["tournament_role"] = (
+                None if tournament_role.id == guild_id else tournament_role.id
+            )
         if changes:
             try:
                 g = await self.store.guild_settings.update_guild_settings(guild_id, **changes)

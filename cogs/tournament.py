@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,11 +43,16 @@ from .text.words import display_name
 
 if TYPE_CHECKING:
     from bot import BatakBot
-    from data import Store
+    from data import GuildSettings, Store
 
     from .announcements import Announcer
 
 log = logging.getLogger(__name__)
+
+
+def may_organise(admin: bool, role_ids: Iterable[int], g: GuildSettings) -> bool:
+    """Who may open a tournament: Manage Server, or the role the server named."""
+    return admin or (g.tournament_role is not None and g.tournament_role in set(role_ids))
 
 
 def standing_rows(board: Board) -> list[TournamentRow]:
@@ -180,7 +186,9 @@ class TournamentCommands(commands.Cog):
         deals: app_commands.Range[int, 1, 20] | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
-        if not is_admin(interaction):
+        g = await self.store.guild_settings.get_guild_settings(guild_id)
+        roles = [r.id for r in getattr(interaction.user, "roles", ())]
+        if not may_organise(is_admin(interaction), roles, g):
             raise ServiceError("tournament.error.may_not_organise")
         channel_id = interaction.channel_id or 0
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -38,6 +38,7 @@ class SettingsStore:
             bot_level=row["bot_level"],
             use_threads=bool(row["use_threads"]),
             casual_hints=bool(row["casual_hints"]),
+            tournament_role=row["tournament_role"],
             updated_at=row["updated_at"],
         )
 

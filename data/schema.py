@@ -409,6 +409,8 @@ V9_TOURNAMENTS: Migration = (
     """,
     "CREATE UNIQUE INDEX tournament_tables_game ON tournament_tables (game_id) "
     "WHERE game_id IS NOT NULL",
+    # -- server: a role that may open tournaments (besides Manage Server) ----------------
+    "ALTER TABLE guild_settings ADD COLUMN tournament_role INTEGER",
 )
 
 MIGRATIONS: tuple[Migration, ...] = (

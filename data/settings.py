@@ -9,7 +9,7 @@ from typing import Any, Final
 from .models import AUTO_LEVEL, BOT_LEVEL_SETTINGS, LANGUAGES, PACES, PRESETS, StoreError
 
 SETTING_CODES: Final = frozenset(
-    {"unknown-setting", "not-one-of", "deals-range", "seconds-range", "not-a-flag"}
+    {"unknown-setting", "not-one-of", "deals-range", "seconds-range", "not-a-flag", "role-id"}
 )
 """Every code of an :class:`InvalidSettingError` (the bot words each as
 ``bad_setting.<code>``). Values by name: ``name`` (the setting), ``value`` (what was
@@ -50,6 +50,8 @@ class GuildSettings:
     use_threads: bool = True
     casual_hints: bool = False
     """Hints at casual tables (never at rated ones, never in the daily match)."""
+    tournament_role: int | None = None
+    """A role whose members may open tournaments (besides Manage Server); None: none."""
     updated_at: str | None = field(default=None, compare=False)
 
     def table_level(self, pace: str, daily: bool = False) -> str:
@@ -75,6 +77,7 @@ SETTING_NAMES: Final = (
     "bot_level",
     "use_threads",
     "casual_hints",
+    "tournament_role",
 )
 
 
@@ -120,6 +123,12 @@ def validate_setting(name: str, value: Any) -> Any:
     if name in ("use_threads", "casual_hints"):
         if not isinstance(value, bool):
             raise bad("must be true or false", "not-a-flag")
+        return value
+    if name == "tournament_role":
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 1
+        ):
+            raise bad("must be a role id, or None for no role", "role-id")
         return value
     raise _unknown("setting", name, SETTING_NAMES)
 

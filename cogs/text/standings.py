@@ -227,6 +227,12 @@ def settings_text(g: GuildSettings, lang: str) -> str:
         )
         + "\n"
         + t("settings.hints_show", lang, hints=t("yes" if g.casual_hints else "no", lang))
+        + "\n"
+        + (
+            t("settings.tournament_role_none", lang)
+            if g.tournament_role is None
+            else t("settings.tournament_role_show", lang, role=f"<@&{g.tournament_role}>")
+        )
     )
 
 

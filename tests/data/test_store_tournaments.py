@@ -8,6 +8,7 @@ import pytest
 
 from data import (
     AlreadySignedUpError,
+    InvalidSettingError,
     NotSignedUpError,
     RoundStartedError,
     Seat,
@@ -141,3 +142,17 @@ async def test_it_survives_a_reopen(db_url: str, clock: Clock) -> None:
         assert [x.players for x in await store.tournaments.tables(tid)] == [(7, 8, None, None)]
     finally:
         await store.close()
+
+
+async def test_the_organiser_role_setting(store: Store) -> None:
+    assert (await store.guild_settings.get_guild_settings(4)).tournament_role is None
+    g = await store.guild_settings.update_guild_settings(4, tournament_role=777)
+    assert g.tournament_role == 777
+    assert (await store.guild_settings.get_guild_settings(4)).tournament_role == 777
+    g = await store.guild_settings.update_guild_settings(4, casual_hints=True)
+    assert g.tournament_role == 777  # another change keeps it
+    g = await store.guild_settings.update_guild_settings(4, tournament_role=None)
+    assert (await store.guild_settings.get_guild_settings(4)).tournament_role is None
+    with pytest.raises(InvalidSettingError) as err:
+        await store.guild_settings.update_guild_settings(4, tournament_role=True)
+    assert err.value.code == "role-id"
