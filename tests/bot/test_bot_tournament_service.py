@@ -205,6 +205,20 @@ async def test_cancel_by_the_organiser_only(
     (started,) = told.of(RoundStarted)
     people = [[s for s in service.get(g).seats if s.user_id] for g in started.table_ids]
     assert sorted(len(p) for p in people) == [2, 3]
+    # the person in a tournament table's host seat neither cancels it nor removes anyone,
+    # and may still open a table of their own
+    gid = started.table_ids[0]
+    host = service.get(gid).host_id
+    other = next(s.user_id for s in service.get(gid).seats if s.user_id not in (None, host))
+    assert other is not None
+    for attempt in (
+        service.cancel(gid, host, is_admin=False),
+        service.kick(gid, host, other, is_admin=False),
+    ):
+        with pytest.raises(ServiceError) as err:
+            await attempt
+        assert err.value.key == "tournament.error.organiser_only"
+    assert service.hosted_by(GUILD, host) is None
     with pytest.raises(ServiceError) as err:
         await tours.cancel(tid, GUILD, PEOPLE[0], is_admin=False)
     assert err.value.key == "tournament.error.organiser_only"

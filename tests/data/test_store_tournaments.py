@@ -156,3 +156,17 @@ async def test_the_organiser_role_setting(store: Store) -> None:
     with pytest.raises(InvalidSettingError) as err:
         await store.guild_settings.update_guild_settings(4, tournament_role=True)
     assert err.value.code == "role-id"
+
+
+async def test_the_tournament_bench_runs(store: Store) -> None:
+    """python -m data.bench_tournaments, small: its database is what the store reads."""
+    from data.bench_tournaments import TOURNAMENTS, populate, queries
+
+    ids = await populate(store, TOURNAMENTS * 6 + 500)
+    assert await store.tournaments.wins(1, ids["winner"]) >= 1
+    row = await store.tournaments.table_of_game(ids["game"])
+    assert row is not None and row.finished
+    assert await store.tournaments.game_result(ids["game"]) == ([1, 2, 3, 4], [40, 20, 0, -20])
+    assert len(await store.tournaments.open_tournaments()) == 5
+    out = await queries(store, ids, 2)
+    assert len(out) == 5 and all(ms >= 0 for ms in out.values())
