@@ -139,7 +139,8 @@ async def populate(store: Store, n_matches: int) -> dict[str, int]:
         async with store.database.tx() as db:
             await db.execute("ANALYZE")
     winner = tournaments[TOURNAMENTS // 2][11]
-    return {"winner": int(winner), "game": first_tourney_game + 100, "tournament": 500}
+    assert isinstance(winner, int)
+    return {"winner": winner, "game": first_tourney_game + 100, "tournament": 500}
 
 
 async def queries(store: Store, ids: dict[str, int], repeats: int) -> dict[str, float]:
