@@ -346,6 +346,10 @@ class TournamentService:
                 continue
             seats = [Seat() if p is None else Seat.human(p, board.name_of(p)) for p in row.players]
             link = {"id": t.id, "round": round_no, "table": row.table_no}
+            orphan = self._made_before(link)
+            if orphan is not None:  # made just before a crash, not linked yet
+                await self.store.tournaments.set_table_game(t.id, round_no, row.table_no, orphan)
+                continue
             table = await self.tables.start_tournament_table(
                 t.guild_id,
                 t.channel_id,
@@ -360,6 +364,13 @@ class TournamentService:
         board = await self.board(t.id)
         ids = tuple(row.game_id for row in board.tables if row.round_no == round_no and row.game_id)
         await self._tell(RoundStarted(board, round_no, ids))
+
+    def _made_before(self, link: dict[str, int]) -> int | None:
+        """An open table that already plays this round's table (its settings name it)."""
+        for table in self.tables.tables.values():
+            if table.kind == TOURNAMENT and table.settings.extra.get("tournament") == link:
+                return table.id
+        return None
 
     def _arm_deadline(self, t: Tournament) -> None:
         if t.status != "running" or t.round_deadline_at is None:

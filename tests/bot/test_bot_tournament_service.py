@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from test_bot_service import GUILD, Recorder, make_service, play_out
 
-from data import Store
+from data import Seat, Store
 from tables import ServiceError, TableService
 from tables.listener import Listeners
 from tables.timers import FakeTimers
@@ -268,15 +268,22 @@ async def test_a_round_stored_without_its_tables_gets_them_at_restart(
             settings={"deals": 1},
         )
     ).id  # fmt: skip
-    for uid in PEOPLE[:3]:
+    for uid in PEOPLE[:7]:
         await store.tournaments.sign_up(tid, uid, str(uid))
     when = datetime.now(UTC) + timedelta(minutes=1)
-    await store.tournaments.start_round(tid, 1, [(101, 102, 103, None)], deadline_at=when)
+    await store.tournaments.start_round(
+        tid, 1, [(101, 102, 103, 104), (105, 106, 107, None)], deadline_at=when
+    )
+    # table 2 was made just before the crash, its link to the round not stored yet
+    made = await service.start_tournament_table(
+        GUILD, CHANNEL, [Seat.human(u, str(u)) for u in (105, 106, 107)] + [Seat()],
+        deals=1, pace="live", link={"id": tid, "round": 1, "table": 2},
+    )  # fmt: skip
     tours, told = await _wire(service, timers, Recorder())
     assert await tours.restore() == [tid]
     (started,) = told.of(RoundStarted)
-    (gid,) = started.table_ids
-    assert [s.user_id for s in service.get(gid).seats] == [101, 102, 103, None]
-    (row,) = await store.tournaments.tables(tid)
-    assert row.game_id == gid
+    first, second = started.table_ids
+    assert [s.user_id for s in service.get(first).seats] == [101, 102, 103, 104]
+    assert second == made.id and len(service.tables) == 2  # adopted, not made twice
+    assert [row.game_id for row in await store.tournaments.tables(tid)] == [first, second]
     assert timers.pending(f"tournament:{tid}")
