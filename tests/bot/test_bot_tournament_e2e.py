@@ -67,7 +67,7 @@ async def play_some(
     """Everyone with a hand presses a legal button when it is their turn (pass, else the
     first card), until ``done`` is posted (or ``moves`` presses were made)."""
     made = 0
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + 420
     while time.monotonic() < deadline:
         if moves is not None and made >= moves:
             return made
@@ -88,7 +88,9 @@ async def play_some(
                 made += 1
         if not ready:
             await d.wait_until(lambda: True, 0.1)
-    raise AssertionError(f"{done!r} never came: {bot.output()[-3000:]}")
+    seen = "\n".join(d.message(h.id).text()[:300] for _, h in hands.values())
+    public = "\n".join(m.text()[:300] for m in d.messages(include_ephemeral=False)[-6:])
+    raise AssertionError(f"{done!r} never came:\n{seen}\n--\n{public}\n{bot.output()[-3000:]}")
 
 
 async def test_an_eight_person_swiss_tournament() -> None:
