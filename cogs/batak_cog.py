@@ -17,6 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from tables import ServiceError, Table
+from tables.listener import Listeners
+from tables.tournament import TournamentService
 
 from .access import Access, close_thread
 from .announcements import Announcer
@@ -24,6 +26,7 @@ from .budget import mode
 from .components import HandButton, Press, TableButton, dispatched, matching
 from .components.panel import HouseItem, WatchButton
 from .components.seats import SeatButton
+from .components.tournament import TournamentButton
 from .cooldowns import Cooldowns
 from .hands import Hands
 from .house import HousePanel
@@ -38,6 +41,7 @@ from .text.hints import hint_message
 from .text.house import complete, parse_rules
 from .text.rules import rules_text
 from .text.words import display_name, safe_name, table_language, thread_title
+from .tournament import TournamentCommands, TournamentPosts
 from .tree import service_error
 from .watch import WatchCommand, Watchers
 
@@ -55,6 +59,7 @@ FAMILIES: tuple[type[Press[Any]], ...] = (
     WatchButton,
     ReviewButton,
     CompareButton,
+    TournamentButton,
 )
 """Every family of buttons (and menus) of the bot, registered once with discord.py. A
 press counts anywhere in its table's server (``server_wide``) for a hand, a spectator
@@ -67,6 +72,7 @@ class BatakCog(
     SettingsCommands,
     StandingsCommands,
     SeatCommands,
+    TournamentCommands,
     WatchCommand,
     commands.GroupCog,
     name="Batak",
@@ -86,7 +92,14 @@ class BatakCog(
         self.hands = Hands(
             bot.store, bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
         )
-        bot.service.listener = self.announcer
+        self.tournaments = TournamentService(
+            bot.service,
+            listener=TournamentPosts(bot, self.announcer),
+            on_win=bot.store.achievements.grant_tournament_win,
+        )
+        """Swiss tournaments (their tables are the service's); a win is granted as an
+        achievement (a person's first, once; shown new in their /batak stats)."""
+        bot.service.listener = Listeners(self.announcer, self.tournaments)
         self.house = HousePanel(bot.service, self.languages)
         self.watchers = Watchers(
             bot.service, self.languages, self.announcer, bot.config.hand_edit_interval
@@ -105,9 +118,11 @@ class BatakCog(
         await self.seasons.close()
 
     async def refresh_all(self) -> None:
-        """After a restart: redraw every open table and re-send the turn notices."""
+        """After a restart: redraw every open table and re-send the turn notices; then
+        pick every open tournament up where it was left."""
         await self.announcer.refresh_all()
         self.seasons.start()  # seasons that ended while the bot was down, then a timer
+        await self.tournaments.restore()
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Every command of the cog: its private answer tells what the bot still has to

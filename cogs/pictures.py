@@ -25,6 +25,7 @@ from images.hand import render_hand
 from images.leaderboard import render_leaderboard
 from images.results import render_deal_summary, render_match_result
 from images.table import render_table
+from images.tournament import render_tournament
 from images.views import (
     DailyBoardView,
     DailyRow,
@@ -33,6 +34,8 @@ from images.views import (
     HistoryView,
     LeaderboardRow,
     LeaderboardView,
+    TournamentRow,
+    TournamentView,
 )
 from tables import Table, workers
 
@@ -362,3 +365,17 @@ def files_of(pic: Picture | None) -> list[discord.File]:
     if pic is None:
         return []
     return [discord.File(io.BytesIO(pic.data), filename=pic.filename, description=pic.description)]
+
+
+def tournament_picture(
+    rows: Sequence[TournamentRow], title: str, subtitle: str, lang: str
+) -> Drawing | None:
+    """A tournament's standings (the first 16; how many more on a line under them)."""
+    return _prepare(
+        "tournament.png",
+        t("alt.tournament", lang),
+        lambda: TournamentView(
+            rows=tuple(rows[:16]), title=title, subtitle=subtitle, more=max(0, len(rows) - 16)
+        ),
+        partial(render_tournament, lang=lang),
+    )

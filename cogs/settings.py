@@ -86,6 +86,9 @@ class SettingsCommands(commands.Cog):
             "Time zone of the season boundaries (IANA, e.g. Europe/Istanbul)", "opt.timezone"
         ),
         channel=ls("Channel where the end of a season is announced", "opt.announce_channel"),
+        tournament_role=ls(
+            "A role that may open tournaments (@everyone: none)", "opt.tournament_role"
+        ),
     )
     @app_commands.choices(
         language=LANGUAGE_CHOICES,
@@ -112,6 +115,7 @@ class SettingsCommands(commands.Cog):
         season: str | None = None,
         timezone: str | None = None,
         channel: discord.TextChannel | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         guild_id = guild_of(interaction)
         if not is_admin(interaction):
@@ -143,6 +147,10 @@ class SettingsCommands(commands.Cog):
             changes["timezone"] = timezone.strip()
         if channel is not None:
             changes["announce_channel"] = channel.id
+        if tournament_role is not None:  # @everyone (the server's id) takes it away
+            changes["tournament_role"] = (
+                None if tournament_role.id == guild_id else tournament_role.id
+            )
         if changes:
             try:
                 g = await self.store.guild_settings.update_guild_settings(guild_id, **changes)

@@ -145,12 +145,15 @@ class StandingsCommands(commands.Cog):
         )
         held = await self.store.achievements.of_player(guild_id, who.id)
         own = who.id == interaction.user.id  # new ones are marked to their owner only
+        won = await self.store.tournaments.wins(guild_id, who.id)
         if overall is None:
             text = t("stats.none", lang, name=safe_name(display_name(who)))
         else:
             text = stats_text(display_name(who), overall, month, lang)
             champion = champion_text(await self.store.seasons.titles(guild_id, key), lang)
             text += f"\n{champion}" if champion else ""
+            if won:
+                text += "\n" + t("stats.tournament_wins", lang, count=won)
         section = achievements_section(held, lang, mark_new=own)
         await send(interaction, "\n".join(filter(None, (text, section))), ephemeral=False)
         if own and any(a.new for a in held):

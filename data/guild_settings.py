@@ -42,6 +42,7 @@ class SettingsStore:
             season=row["season"],
             timezone=row["timezone"],
             announce_channel=row["announce_channel"],
+            tournament_role=row["tournament_role"],
             updated_at=row["updated_at"],
         )
 

@@ -17,7 +17,7 @@ knows (a test checks it); the settings refuse any other."""
 AUTO_LEVEL: Final = "auto"
 BOT_LEVEL_SETTINGS: Final = (AUTO_LEVEL, *BOT_LEVELS)
 """A server's ``bot_level``: a level, or auto (:meth:`GuildSettings.table_level`)."""
-GAME_KINDS: Final = ("table", "daily")
+GAME_KINDS: Final = ("table", "daily", "tournament")
 OPEN_STATUSES: Final = ("lobby", "playing")
 CLOSED_STATUSES: Final = ("finished", "cancelled")
 ACTORS: Final = ("player", "bot", "timeout")

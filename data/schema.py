@@ -441,6 +441,72 @@ V8_SEASONS: Migration = (
     "CREATE INDEX season_podium_player ON season_podium (guild_id, player_key)",
 )
 
+V9_TOURNAMENTS: Migration = (
+    # -- Swiss tournaments ----------------------------------------------------------
+    # One row per tournament: sign-ups, then rounds of ordinary tables (kind
+    # 'tournament'), then the winner. ``current_round`` is the round under way (0
+    # before the first); ``announced_round`` the last round whose standings were
+    # posted, ``final_announced_at`` when the final standings were: what a restart
+    # still owes is read from them.
+    """
+    CREATE TABLE tournaments (
+        id                  INTEGER PRIMARY KEY,
+        guild_id            INTEGER NOT NULL,
+        channel_id          INTEGER NOT NULL,
+        organiser_id        INTEGER NOT NULL,
+        status              TEXT    NOT NULL
+                            CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        rounds              INTEGER CHECK (rounds IS NULL OR rounds >= 1),
+        current_round       INTEGER NOT NULL DEFAULT 0 CHECK (current_round >= 0),
+        pace                TEXT    NOT NULL,
+        round_deadline_s    INTEGER NOT NULL CHECK (round_deadline_s > 0),
+        settings            TEXT    NOT NULL CHECK (json_valid(settings)),
+        signup_message_id   INTEGER,
+        round_deadline_at   TEXT,
+        announced_round     INTEGER NOT NULL DEFAULT 0,
+        winner_id           INTEGER,
+        created_at          TEXT    NOT NULL,
+        updated_at          TEXT    NOT NULL,
+        finished_at         TEXT,
+        final_announced_at  TEXT
+    )
+    """,
+    "CREATE INDEX tournaments_open ON tournaments (status) WHERE status IN ('signup', 'running')",
+    "CREATE INDEX tournaments_won ON tournaments (guild_id, winner_id) WHERE winner_id IS NOT NULL",
+    # the people signed up, in sign-up order (``seq``); a withdrawal keeps the row
+    """
+    CREATE TABLE tournament_players (
+        tournament_id    INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id          INTEGER NOT NULL,
+        seq              INTEGER NOT NULL,
+        name             TEXT,
+        joined_at        TEXT    NOT NULL,
+        withdrawn_round  INTEGER,
+        withdrawn_at     TEXT,
+        PRIMARY KEY (tournament_id, user_id)
+    ) WITHOUT ROWID
+    """,
+    # each round's tables: who sits where (JSON, null: a computer), the table's game
+    # once created, and its result (places and totals by seat) once finished
+    """
+    CREATE TABLE tournament_tables (
+        tournament_id  INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round_no       INTEGER NOT NULL CHECK (round_no >= 1),
+        table_no       INTEGER NOT NULL CHECK (table_no >= 1),
+        players        TEXT    NOT NULL CHECK (json_valid(players)),
+        game_id        INTEGER REFERENCES games (id) ON DELETE SET NULL,
+        placements     TEXT,
+        totals         TEXT,
+        finished_at    TEXT,
+        PRIMARY KEY (tournament_id, round_no, table_no)
+    ) WITHOUT ROWID
+    """,
+    "CREATE UNIQUE INDEX tournament_tables_game ON tournament_tables (game_id) "
+    "WHERE game_id IS NOT NULL",
+    # -- server: a role that may open tournaments (besides Manage Server) ----------------
+    "ALTER TABLE guild_settings ADD COLUMN tournament_role INTEGER",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     V1,
     V2,
@@ -450,6 +516,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     V6_ONE_DAILY_GAME,
     V7_ACHIEVEMENTS,
     V8_SEASONS,
+    V9_TOURNAMENTS,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -18,6 +18,7 @@ SETTING_CODES: Final = frozenset(
         "not-a-flag",
         "bad-timezone",
         "bad-channel",
+        "role-id",
     }
 )
 """Every code of an :class:`InvalidSettingError` (the bot words each as
@@ -68,6 +69,8 @@ class GuildSettings:
     """The IANA zone the seasons' boundaries are midnights of."""
     announce_channel: int | None = None
     """Where a season's end is announced (None: the channel of its last match)."""
+    tournament_role: int | None = None
+    """A role whose members may open tournaments (besides Manage Server); None: none."""
     updated_at: str | None = field(default=None, compare=False)
 
     def table_level(self, pace: str, daily: bool = False) -> str:
@@ -97,6 +100,7 @@ SETTING_NAMES: Final = (
     "season",
     "timezone",
     "announce_channel",
+    "tournament_role",
 )
 
 
@@ -154,6 +158,12 @@ def validate_setting(name: str, value: Any) -> Any:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise bad("must be a channel id, or None", "bad-channel")
+        return value
+    if name == "tournament_role":
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 1
+        ):
+            raise bad("must be a role id, or None for no role", "role-id")
         return value
     raise _unknown("setting", name, SETTING_NAMES)
 

@@ -55,6 +55,7 @@ from .schema import APPLICATION_ID, MIGRATIONS, PG_VERSION_TABLE, Migration, for
 from .seasons import SeasonStore
 from .standings import StandingStore
 from .table_lock import TableLockStore
+from .tournaments import TournamentStore
 from .user_settings import UserSettingsStore
 
 __all__ = [
@@ -129,8 +130,9 @@ class Store:
     ``store.achievements`` (``AchievementStore``),
     ``store.guild_settings`` (``SettingsStore``), ``store.seasons`` (``SeasonStore``),
     ``store.user_settings`` (``UserSettingsStore``), ``store.maintenance``
-    (``MaintenanceStore``) and ``store.locks`` (``TableLockStore``). The store itself
-    opens, migrates and closes.
+    (``MaintenanceStore``), ``store.locks`` (``TableLockStore``) and
+    ``store.tournaments`` (``TournamentStore``). The store itself opens, migrates and
+    closes.
 
     Open with ``await Store.open(path)`` (or ``async with await Store.open() as store``);
     close with ``await store.close()``.
@@ -151,6 +153,7 @@ class Store:
         self.user_settings = UserSettingsStore(database)
         self.maintenance = MaintenanceStore(database)
         self.locks = TableLockStore(database)
+        self.tournaments = TournamentStore(database)
 
     @property
     def path(self) -> str:

@@ -16,6 +16,7 @@ event loop in between. On PostgreSQL it is an ordinary :meth:`~data.base.Databas
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,7 +78,15 @@ async def write(database: Database, steps: Sequence[Step]) -> int:
         async with database.use(write=True) as lease:
             conn = lease.conn
             assert isinstance(conn, SqliteConnection)
-            failed = await conn.call(run_steps, steps)
+            call = asyncio.ensure_future(conn.call(run_steps, steps))
+            try:
+                failed = await asyncio.shield(call)
+            except asyncio.CancelledError:
+                # The caller gave up (an interaction timed out...): the transaction runs
+                # to its end on the thread all the same. The connection stays ours
+                # until it did, so no one finds it inside a transaction.
+                await asyncio.wait({call})
+                raise
         if failed != BUSY:
             return failed
         if delay is None:

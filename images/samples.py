@@ -36,6 +36,8 @@ from .views import (
     PodiumPlace,
     PodiumView,
     TableView,
+    TournamentRow,
+    TournamentView,
     TrickView,
 )
 
@@ -121,7 +123,8 @@ class ReplayFrameView:
 @dataclass(frozen=True)
 class Sample:
     name: str
-    kind: str  # table, auction, deal, match, hand, leaderboard, daily, history, replay
+    kind: str  # table, auction, deal, match, hand, leaderboard, daily, history, replay,
+    # tournament
     view: object
     theme: str = "dark"
     four_colour: bool = False
@@ -142,6 +145,34 @@ def podium_sample(names: tuple[str, ...] = ()) -> PodiumView:
         "Season champions",
         "March 2027",
     )
+
+
+def tournament_sample(names: tuple[str, ...] = ()) -> TournamentView:
+    """Eight people after three rounds, one withdrawn after round 1."""
+    base = list(names) or [
+        "Ayşe Yılmaz",
+        "Mehmet",
+        "Олександра",
+        "Bartholomew Fitzgerald-Montgomery the Third",
+        "Şule",
+        "Leyla 🌙",
+        "Emre",
+        "Zeynep",
+    ]
+    points = (8, 7, 6, 5, 4, 3, 2, 1)
+    rows = tuple(
+        TournamentRow(
+            rank=i + 1,
+            name=n,
+            points=points[i],
+            opponents=19 - i,
+            score=212 - 31 * i,
+            tables=1 if i == 7 else 3,
+            withdrawn=i == 7,
+        )
+        for i, n in enumerate(base[:8])
+    )
+    return TournamentView(rows, "Tournament #3", "Final standings · 3 rounds")
 
 
 def leaderboard_sample(names: tuple[str, ...] = ()) -> LeaderboardView:
@@ -362,6 +393,15 @@ def handmade_samples() -> Iterator[Sample]:
     yield Sample(
         "tr-podium", "podium", replace(podium_sample(), title="", subtitle="Mart 2027"), lang="tr"
     )
+    yield Sample("tournament", "tournament", tournament_sample())
+    yield Sample("tournament-light", "tournament", tournament_sample(), "light")
+    yield Sample("tournament-hostile", "tournament", tournament_sample(HOSTILE + MORE_HOSTILE))
+    yield Sample(
+        "tr-tournament",
+        "tournament",
+        replace(tournament_sample(), title="Turnuva #3", subtitle="3. raunt sonrası"),
+        lang="tr",
+    )
     yield Sample("daily", "daily", daily_sample())
     yield Sample("daily-light", "daily", daily_sample(), "light")
     yield Sample("daily-hostile", "daily", daily_sample(HOSTILE + MORE_HOSTILE))
@@ -464,6 +504,10 @@ def render_sample(sample: Sample) -> bytes:
         return render_podium(v, t, lang)
     if isinstance(v, DailyBoardView):
         return render_daily(v, t, lang)
+    if isinstance(v, TournamentView):
+        from .tournament import render_tournament
+
+        return render_tournament(v, t, lang)
     if isinstance(v, HistoryView):
         return render_history(v, t, lang)
     if isinstance(v, ReplayFrameView):

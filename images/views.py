@@ -375,6 +375,22 @@ class PodiumPlace:
 
 
 @dataclass(frozen=True)
+class TournamentRow:
+    """A line of a tournament's standings: points, then the tie-breaks."""
+
+    rank: int
+    name: str
+    points: int
+    opponents: int
+    """The opponents' points (Buchholz), the first tie-break."""
+    score: int
+    tables: int
+    withdrawn: bool = False
+    colour: Colour | None = None
+    initials: str = ""
+
+
+@dataclass(frozen=True)
 class PodiumView:
     """A season's end: the top three (first place first), the title and the season."""
 
@@ -387,6 +403,21 @@ class PodiumView:
             raise ValueError("a podium has one to three places")
         if [p.place for p in self.places] != list(range(1, len(self.places) + 1)):
             raise ValueError("the podium's places are 1, 2, 3 in order")
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    rows: tuple[TournamentRow, ...]
+    title: str = "Tournament"
+    subtitle: str = ""
+    more: int = 0
+    """People further down, not drawn (counted on a line under the board)."""
+
+    def __post_init__(self) -> None:
+        if len(self.rows) > 16:
+            raise ValueError("the tournament standings show at most 16 rows")
+        if self.more < 0:
+            raise ValueError("more is a count")
 
 
 @dataclass(frozen=True)

@@ -106,10 +106,17 @@ class Term:
     forms: tuple[str, ...]
     never: tuple[str, ...] = ()
     normal: bool = False
+    unlike: tuple[str, ...] = ()
+    """Words a form matches that are other words (Turkish "turnuva", a tournament, is
+    not a "tur*", a deal)."""
 
     def found(self, lang: str, text: str) -> list[str]:
         """The places where ``text`` uses this term, as written there."""
-        return _find(lang, self.forms, text)
+        found = _find(lang, self.forms, text)
+        if not self.unlike:
+            return found
+        other = _pattern(tuple(fold(lang, f) for f in self.unlike))
+        return [w for w in found if other is None or not other.fullmatch(fold(lang, w))]
 
     def misused(self, lang: str, text: str) -> list[str]:
         """The words of ``never`` that ``text`` uses."""
@@ -210,6 +217,7 @@ def _glossary(lang: str) -> Glossary:
             idea=idea,
             word=str(entry["word"]),
             forms=tuple(str(f) for f in entry.get("forms", [])),
+            unlike=tuple(str(f) for f in entry.get("unlike", [])),
             never=tuple(str(f) for f in entry.get("never", [])),
             normal=bool(entry.get("normal", False)),
         )

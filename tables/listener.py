@@ -4,9 +4,12 @@ The events themselves are in :mod:`tables.events`."""
 
 from __future__ import annotations
 
+import logging
 from typing import Protocol
 
 from .events import TableEvent
+
+log = logging.getLogger(__name__)
 
 
 class TableListener(Protocol):
@@ -22,3 +25,19 @@ class NullListener:
 
     async def on_event(self, event: TableEvent) -> None:
         return None
+
+
+class Listeners:
+    """Several listeners told in turn (the table messages first, then, say, the
+    tournaments waiting for their tables); one failing does not keep the next from
+    being told."""
+
+    def __init__(self, *listeners: TableListener) -> None:
+        self.listeners = listeners
+
+    async def on_event(self, event: TableEvent) -> None:
+        for listener in self.listeners:
+            try:
+                await listener.on_event(event)
+            except Exception:
+                log.exception("a listener failed on %s", type(event).__name__)

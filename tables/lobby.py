@@ -25,6 +25,7 @@ from .errors import ServiceError
 from .events import Moment, SeatChanged, TableChanged, TableClosed, TableEvent
 from .house import rules_with
 from .model import (
+    TOURNAMENT,
     CloseReason,
     FormerSeat,
     Table,
@@ -130,10 +131,12 @@ class Lobby:
         return table
 
     def hosted_by(self, guild_id: int, host_id: int) -> Table | None:
-        """The open table (not a daily) ``host_id`` hosts and sits at in the server."""
+        """The open table (not a daily, not a tournament's) ``host_id`` hosts and sits
+        at in the server."""
         for t in self.reg.tables.values():
             if (
                 not t.is_daily
+                and t.kind != TOURNAMENT
                 and t.game.guild_id == guild_id
                 and t.host_id == host_id
                 and t.seat_of(host_id) is not None
@@ -263,6 +266,7 @@ class Lobby:
 
     async def kick(self, table_id: int, by_user: int, target: int, *, is_admin: bool) -> int:
         table = self.reg.get(table_id)
+        _not_a_tournament_host(table, is_admin)
         if not self.reg.is_host(table, by_user) and not is_admin:
             raise ServiceError("error.host_only")
         if table.seat_of(target) is None:
@@ -271,6 +275,7 @@ class Lobby:
 
     async def cancel(self, table_id: int, user_id: int, *, is_admin: bool) -> None:
         table = self.reg.get(table_id)
+        _not_a_tournament_host(table, is_admin)
         if not self.reg.is_host(table, user_id) and not is_admin:
             raise ServiceError("error.host_only")
         events: list[TableEvent] = []
@@ -334,6 +339,8 @@ class Lobby:
                 raise ServiceError("error.no_table") from exc
         if old.game.status != "finished" or old.is_daily:
             raise ServiceError("error.not_finished")
+        if old.kind == TOURNAMENT:
+            raise ServiceError("tournament.error.no_rematch")
         if old.seat_of(user_id) is None:
             raise ServiceError("error.not_seated")
         for t in self.reg.tables_in(old.game.where_id):
@@ -361,3 +368,10 @@ class Lobby:
             watching=old.settings.watching,
         )
         return table
+
+
+def _not_a_tournament_host(table: Table, is_admin: bool) -> None:
+    """A tournament's table is the tournament's: the person in its host seat does not
+    cancel it or remove anyone (only Manage Server, or the tournament itself)."""
+    if table.kind == TOURNAMENT and not is_admin:
+        raise ServiceError("tournament.error.organiser_only")

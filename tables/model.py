@@ -13,6 +13,7 @@ from data import BOT_LEVELS as BOT_LEVELS  # re-exported: the one list lives in 
 from data import Game, MatchSummary, Seat
 
 DAILY = "daily"
+TOURNAMENT = "tournament"
 TABLE = "table"
 
 Pace = Literal["live", "async"]

@@ -193,6 +193,30 @@ class Seats:
         events.append(HostChanged(Moment.of(table), new, name))
 
     # ------------------------------------------------------------------ nobody is left
+    async def finish_for_absent(self, table_id: int) -> bool:
+        """A tournament table that missed its round's deadline: every person still
+        seated is handed to a computer (as a turn timer does after too many time-outs)
+        and the computers play the match to its end at once, unrated, the people kept
+        on their seats in the record. False if the table is not in play here."""
+        table = self.reg.tables.get(table_id)
+        if table is None:
+            return False
+        events: list[TableEvent] = []
+        async with self.reg.hold(table):
+            if self.reg.tables.get(table_id) is not table or not table.playing:
+                return False
+            if table.recording:
+                return False
+            for i, s in enumerate(table.seats):
+                if s.user_id is not None and s.bot_level is None:
+                    away = Seat(s.user_id, table.bot_level, s.name)
+                    await self.reg.store.games.set_seat(table.id, i, away, expected=s)
+            await self.reg.refresh(table)
+            events.append(TableChanged(Moment.of(table)))
+            await self.computers_finish_locked(table, events)
+        await self.reg.emit(events)
+        return True
+
     async def computers_finish_locked(self, table: Table, events: list[TableEvent]) -> None:
         """Every person left a match in play: the computers play it to its end, and it
         is recorded unrated (it changes no rating and no standing)."""

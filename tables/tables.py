@@ -34,19 +34,22 @@ from data import (
 )
 
 from .errors import ServiceError
-from .events import TableEvent
+from .events import Moment, TableChanged, TableEvent
 from .house import HouseRules
 from .listener import TableListener
 from .lobby import Lobby
 from .model import (
     DAILY,
     NOTIFY_MODES,
+    TOURNAMENT,
     ActResult,
     NotifyMode,
+    Pace,
     SeatRequest,
     ServiceConfig,
     Table,
     TableSettings,
+    can_be_rated,
     phase_of,
 )
 from .notify import Notifications
@@ -340,6 +343,66 @@ class TableService:
         except ValueError:
             return
         table.deadline, table.deadline_move = start + float(timeout), table.move
+
+    # ------------------------------------------------------------------ tournaments
+    async def start_tournament_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        seats: list[Seat],
+        *,
+        deals: int | None,
+        pace: str,
+        language: str | None = None,
+        link: Mapping[str, Any] | None = None,
+    ) -> Table:
+        """A table of a tournament round, started at once: its people and computers
+        seated (the first person hosts), the server's preset with ``deals``; rated as
+        any table with those rules. ``link`` (kept in the settings) says which round
+        and table of which tournament it plays."""
+        hosts = [s.user_id for s in seats if s.user_id is not None]
+        if len(seats) != 4 or not hosts:
+            raise ValueError("a tournament table has four seats and a person")
+        g = await self.reg.store.guild_settings.get_guild_settings(guild_id)
+        n_deals = deals if deals is not None else g.deals
+        rules = preset(g.preset, deals=n_deals) if n_deals is not None else preset(g.preset)
+        p: Pace = "async" if pace == "async" else "live"
+        level = g.table_level(p)
+        settings = TableSettings(
+            rules=rules.to_dict(),
+            pace=p,
+            turn_timeout_s=self.reg.config.turn_timeout_override or g.turn_timeout_s(p),
+            bot_level=level,
+            language=language or g.language,
+            first_dealer=0,
+            seed=self.reg.rng.randrange(1 << 62),
+            rated=can_be_rated(rules),
+            extra={"tournament": dict(link)} if link else {},
+        )
+        placed = [Seat.bot(level) if s.is_empty else s for s in seats]
+        match = Match(rules, settings.match_seed(), 0)
+        game = await self.reg.store.games.create_game(
+            guild_id,
+            channel_id,
+            hosts[0],
+            settings.to_dict(),
+            seats=placed,
+            kind=TOURNAMENT,
+            status="playing",
+            phase=phase_of(match),
+            to_act=match.to_act,
+        )
+        table = Table(game=game, match=match, rules=rules)
+        self.reg.tables[table.id] = table
+        events: list[TableEvent] = [TableChanged(Moment.of(table))]
+        async with self.reg.hold(table):
+            self.play.schedule(table, events)
+        await self.reg.emit(events)
+        return table
+
+    async def finish_for_absent(self, table_id: int) -> bool:
+        """See :meth:`Seats.finish_for_absent <tables.seats.Seats.finish_for_absent>`."""
+        return await self.seats.finish_for_absent(table_id)
 
     # ------------------------------------------------------------------ daily
     async def start_daily(self, guild_id: int, channel_id: int, user_id: int, name: str) -> Table:

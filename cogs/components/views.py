@@ -21,6 +21,7 @@ from batak.deal import Phase
 from images.build import sort_hand
 from images.views import RED_SUITS, rank_label
 from tables import Table
+from tables.model import TOURNAMENT
 
 from ..i18n import t
 from ..text.words import players, suit_text
@@ -76,8 +77,10 @@ def table_view(table: Table, lang: str, rematch: int | None = None) -> discord.u
         # anyone: a private spectator view (unless the host turned watching off); and a
         # seat a computer plays, for the taking
         watch = [watch_button(table, lang)] if table.settings.watching else []
-        return view_of([show, *watch, *take_seat_buttons(table, lang)])
-    if table.finished and not table.is_daily:
+        # a tournament's seats are its pairing's: nobody else sits down
+        seats = [] if table.kind == TOURNAMENT else take_seat_buttons(table, lang)
+        return view_of([show, *watch, *seats])
+    if table.finished and not table.is_daily and table.kind != TOURNAMENT:
         if rematch is not None:
             label = button_label(t("button.rematch_open", lang, table=rematch))
             return view_of([TableButton(tid, "rematch", label=label, disabled=True)])

@@ -233,6 +233,12 @@ def settings_text(g: GuildSettings, lang: str) -> str:
             lang,
             shown=t("yes" if g.achievements_line else "no", lang),
         )
+        + "\n"
+        + (
+            t("settings.tournament_role_none", lang)
+            if g.tournament_role is None
+            else t("settings.tournament_role_show", lang, role=f"<@&{g.tournament_role}>")
+        )
     )
 
 

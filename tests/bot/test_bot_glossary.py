@@ -36,6 +36,7 @@ IDEAS = (
     "pass",
     "dealer",
     "match",
+    "round",
     "partner",
     "seat",
     "rated",
@@ -329,3 +330,13 @@ def test_the_docs_table_shows_every_catalogues_words() -> None:
     for idea in IDEAS:
         assert rows[idea] == [locales.glossary(lang).terms[idea].word for lang in langs], idea
     assert rows["address"] == [locales.glossary(lang).address.use for lang in langs]
+
+
+def test_a_word_that_only_looks_like_a_form_is_not_it() -> None:
+    """Turkish "turnuva" (a tournament) starts like "tur" (a deal) and is another word."""
+    deal = locales.glossary("tr").terms["deal"]
+    assert deal.found("tr", "Turnuva bitti; son tur da oynandı, turlar bitti.") == [
+        "tur",
+        "turlar",
+    ]
+    assert locales.glossary("tr").terms["round"].found("tr", "3. raunt başladı") == ["raunt"]

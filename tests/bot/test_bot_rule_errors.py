@@ -53,6 +53,9 @@ SETTING_CASES: dict[str, Callable[[], object]] = {
     "deals-range": lambda: validate_setting("deals", 21),
     "seconds-range": lambda: validate_setting("live_turn_timeout_s", 5),
     "not-a-flag": lambda: validate_user_setting("four_colour", "yes"),
+    "role-id": lambda: validate_setting("tournament_role", "admins"),
+    "bad-timezone": lambda: validate_setting("timezone", "Mars/Olympus"),
+    "bad-channel": lambda: validate_setting("announce_channel", "#general"),
 }
 
 

@@ -20,6 +20,7 @@ from cogs.components import (
     table_view,
 )
 from cogs.components.panel import HouseClick, panel_view, parse_house_id, spectator_view
+from cogs.components.tournament import TournamentClick, signup_view
 from cogs.text.words import MAX_NAME, plain_name, safe_name
 from cogs.tree import BadOption, check_options
 from data import Game, Seat
@@ -73,6 +74,11 @@ def _written_ids() -> list[str]:
     watched = spectator_view(_table(Match(preset("standard"), seed=5)), "en")
     assert watched is not None
     out += [str(getattr(i, "custom_id", "")) for i in watched.children]
+    # a tournament's sign-up message, open and running
+    for open_ in (True, False):
+        out += [
+            str(getattr(i, "custom_id", "")) for i in signup_view(7, "en", open_=open_).children
+        ]
     return out
 
 
@@ -89,7 +95,7 @@ def test_every_id_the_bot_writes_is_taken_and_nothing_near_it() -> None:
     assert any(cid.startswith("bh:") for cid in written)
     for cid in written:
         click = _parse(cid)
-        assert isinstance(click, HandClick | TableClick | HouseClick), cid
+        assert isinstance(click, HandClick | TableClick | HouseClick | TournamentClick), cid
         prefix, number, *rest = cid.split(":")
         near = [
             cid.lower() if cid.lower() != cid else cid + "x",

@@ -31,7 +31,8 @@ def test_the_pictures_page_names_only_pictures_the_gallery_writes() -> None:
     assert len(named) >= 20
     assert sorted(named - written) == []
     # one of each kind a command shows is named
-    for kind in ("table", "auction", "hand", "deal", "match", "leaderboard", "daily", "history"):
+    kinds = ("table", "auction", "hand", "deal", "match", "leaderboard", "daily", "history")
+    for kind in (*kinds, "tournament"):
         assert any(n.startswith(kind) for n in named), kind
 
 

@@ -98,6 +98,7 @@ KINDS = (
     "daily",
     "history",
     "replay",
+    "tournament",
 )
 
 
@@ -189,7 +190,7 @@ def _collisions(drawn: list[Drawn]) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("kind", ["leaderboard", "daily", "history", "deal", "match"])
+@pytest.mark.parametrize("kind", ["leaderboard", "daily", "history", "deal", "match", "tournament"])
 def test_labels_fit_their_columns(lang: str, kind: str) -> None:
     samples = [s for s in all_samples() if s.kind == kind]
     assert samples
