@@ -17,6 +17,7 @@ event loop in between. On PostgreSQL it is an ordinary :meth:`~data.base.Databas
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from typing import Any, Final
 
 from .base import RETRY_DELAYS, Database, SqliteConnection, is_busy
 from .models import StoreBusyError
+
+log = logging.getLogger("batak.data")
 
 BUSY: Final = -2
 """What the SQLite function returns when ``BEGIN IMMEDIATE`` found the file locked by
@@ -74,10 +77,12 @@ async def write(database: Database, steps: Sequence[Step]) -> int:
     call (:meth:`~data.base.Database.use`)."""
     if database.dialect != "sqlite":
         return await _in_tx(database, steps)
-    for delay in (*RETRY_DELAYS, None):
-        async with database.use(write=True) as lease:
-            conn = lease.conn
-            assert isinstance(conn, SqliteConnection)
+    # The connection stays ours through the retries, as in Database.begin: an outage
+    # (the file locked past every retry) is told once by Database.use.
+    async with database.use(write=True) as lease:
+        conn = lease.conn
+        assert isinstance(conn, SqliteConnection)
+        for delay in (*RETRY_DELAYS, None):
             call = asyncio.ensure_future(conn.call(run_steps, steps))
             try:
                 failed = await asyncio.shield(call)
@@ -87,15 +92,17 @@ async def write(database: Database, steps: Sequence[Step]) -> int:
                 # until it did, so no one finds it inside a transaction.
                 await asyncio.wait({call})
                 raise
-        if failed != BUSY:
-            return failed
-        if delay is None:
-            raise StoreBusyError(
-                f"{database.path} stayed locked by another connection through "
-                f"{len(RETRY_DELAYS)} retries (another bot or tool writing to the same file?)"
-            )
-        database.busy_retries += 1
-        await database.sleep(delay)
+            if failed != BUSY:
+                return failed
+            if delay is None:
+                raise StoreBusyError(
+                    f"{database.path} stayed locked by another connection through "
+                    f"{len(RETRY_DELAYS)} retries (another bot or tool writing to the same "
+                    "file?)"
+                )
+            database.busy_retries += 1
+            log.warning("%s is locked; trying again in %g s", database.path, delay)
+            await database.sleep(delay)
     raise AssertionError("unreachable")
 
 
