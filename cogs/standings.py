@@ -152,8 +152,8 @@ class StandingsCommands(commands.Cog):
             text = stats_text(display_name(who), overall, month, lang)
             champion = champion_text(await self.store.seasons.titles(guild_id, key), lang)
             text += f"\n{champion}" if champion else ""
-            if won:
-                text += "\n" + t("stats.tournament_wins", lang, count=won)
+        if won:  # a tournament's tables may all be try-outs: no rated match at all
+            text += "\n" + t("stats.tournament_wins", lang, count=won)
         section = achievements_section(held, lang, mark_new=own)
         await send(interaction, "\n".join(filter(None, (text, section))), ephemeral=False)
         if own and any(a.new for a in held):
