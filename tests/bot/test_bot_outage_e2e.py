@@ -37,6 +37,8 @@ async def test_a_move_while_the_database_is_locked_is_refused_plainly() -> None:
                 await d.wait_until(lambda: True, 0.05)
             assert options, bot.output()[-3000:]
             pick = next((c for c in options if c.endswith(":p")), options[0])
+            # the table message follows a pacing interval behind the hand: let it catch up
+            await d.wait_until(lambda: "Ayse to " in d.message(table.id).text(), SLOW)
             before = d.message(table.id).text()
             hand_before = d.message(hand.id).text()
             other = sqlite3.connect(bot.database_path, timeout=0, isolation_level=None)
