@@ -1,8 +1,9 @@
 """End-to-end (real bot.py against the fake Discord): Start looks instant.
 
 The table message loses the lobby's buttons and shows the table's text in its first edit
-after Start; the picture (drawn in a worker process, slow on a busy machine) follows in a
-later edit. The times are printed (``-s``) for the record, never asserted.
+after Start, with the picture when it is drawn within ``QUICK_PICTURE``; else the picture
+(drawn in a worker process, slow on a busy machine) follows in a later edit. The times
+are printed (``-s``) for the record, never asserted.
 """
 
 from __future__ import annotations
@@ -55,11 +56,12 @@ async def test_start_shows_the_table_text_before_the_picture() -> None:
         text_after = edits[first] - started.dispatched_at
         picture_after = edits[pictured] - started.dispatched_at
         print(f"\nStart -> table text {text_after:.2f} s, Start -> picture {picture_after:.2f} s")
-        # The first edit without the lobby's buttons: the table's text and its buttons...
+        # The first edit without the lobby's buttons: the table's text and its buttons,
+        # with the picture when it was drawn within QUICK_PICTURE (one request of the
+        # global limit), else before it (a later edit brings the picture).
         assert "Lobby" not in str(table["content"]) and "Deal 1 of 1" in str(table["content"])
         assert any(c.endswith(":show") for c in button_ids(table))
-        # ... before the picture, which a later edit brings.
-        assert not table.get("attachments") and pictured > first
-        # Only Start costs the extra edit: every other edit of the game has its picture.
-        bare = [i for i, v in enumerate(versions) if not v.get("attachments")]
-        assert bare[-1] == first and len(versions) - pictured >= 3, len(versions)
+        assert pictured == first or (not table.get("attachments") and pictured == first + 1)
+        # Only Start may cost an extra edit: every other edit of the game has its picture.
+        bare = [i for i in range(first, len(versions)) if not versions[i].get("attachments")]
+        assert bare in ([], [first]) and len(versions) - pictured >= 3, len(versions)
