@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -212,6 +212,21 @@ class TournamentCommands(commands.Cog):
         await self.tournaments.set_signup_message(tid, msg.id)
         await send(interaction, t("tournament.opened", lang, id=tid, where=f"<#{channel_id}>"))
 
+    async def _act(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int | None,
+        done: str,
+        act: Callable[[int], Awaitable[object]],
+    ) -> None:
+        """A tournament command: which tournament, the private answer deferred, the
+        service's ``act`` (its refusals answered at the tree), then ``done``."""
+        tid = await self._which(interaction, tournament)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await self.languages.of(interaction)
+        await act(tid)
+        await send(interaction, t(done, lang, id=tid))
+
     @tournament_group.command(
         name="start",
         description=ls(
@@ -226,13 +241,14 @@ class TournamentCommands(commands.Cog):
         interaction: discord.Interaction[Any],
         tournament: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        tid = await self._which(interaction, tournament)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        lang = await self.languages.of(interaction)
-        await self.tournaments.start(
-            tid, guild_of(interaction), interaction.user.id, is_admin=is_admin(interaction)
+        await self._act(
+            interaction,
+            tournament,
+            "tournament.started",
+            lambda tid: self.tournaments.start(
+                tid, guild_of(interaction), interaction.user.id, is_admin=is_admin(interaction)
+            ),
         )
-        await send(interaction, t("tournament.started", lang, id=tid))
 
     @tournament_group.command(
         name="cancel",
@@ -246,13 +262,14 @@ class TournamentCommands(commands.Cog):
         interaction: discord.Interaction[Any],
         tournament: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        tid = await self._which(interaction, tournament)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        lang = await self.languages.of(interaction)
-        await self.tournaments.cancel(
-            tid, guild_of(interaction), interaction.user.id, is_admin=is_admin(interaction)
+        await self._act(
+            interaction,
+            tournament,
+            "tournament.cancelled",
+            lambda tid: self.tournaments.cancel(
+                tid, guild_of(interaction), interaction.user.id, is_admin=is_admin(interaction)
+            ),
         )
-        await send(interaction, t("tournament.cancelled", lang, id=tid))
 
     @tournament_group.command(
         name="withdraw",
@@ -266,11 +283,12 @@ class TournamentCommands(commands.Cog):
         interaction: discord.Interaction[Any],
         tournament: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        tid = await self._which(interaction, tournament)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        lang = await self.languages.of(interaction)
-        await self.tournaments.withdraw(tid, guild_of(interaction), interaction.user.id)
-        await send(interaction, t("tournament.withdrawn", lang, id=tid))
+        await self._act(
+            interaction,
+            tournament,
+            "tournament.withdrawn",
+            lambda tid: self.tournaments.withdraw(tid, guild_of(interaction), interaction.user.id),
+        )
 
     @tournament_group.command(
         name="standings",
