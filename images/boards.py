@@ -12,13 +12,11 @@ from .png import to_png
 from .ranked import (
     COL_GAP,
     HEAD_H,
-    LIST_TOP,
     MIN_TEXT,
     PAD,
-    ROW_H,
     X_NAME,
     W,
-    board_frame,
+    board_canvas,
     board_rows,
     no_games,
 )
@@ -34,25 +32,19 @@ def render_daily_image(
     view: DailyBoardView, theme: str | Theme = "dark", lang: str = "en"
 ) -> Image.Image:
     th = get_theme(theme)
-    n = len(view.rows)
-    height = LIST_TOP + max(n, 1) * ROW_H + 24 + PAD
-    im, d = dr.canvas((W, height), th)
-    board_frame(
-        im,
-        d,
+    im, d = board_canvas(
         th,
         lang,
+        rows=len(view.rows),
         title=view.title,
         fallback_title=text_for(lang, "img.daily"),
         subtitle=view.subtitle,
-        bottom=height - PAD,
         columns=[
             ("#", PAD + 36, "ma", 40),
             (text_for(lang, "img.col.player"), PAD + 66, "la", X_SCORE - 120 - (PAD + 66)),
             (text_for(lang, "img.col.score"), X_SCORE, "ra", 110),
             (text_for(lang, "img.col.place"), X_PLACE, "ra", X_PLACE - X_SCORE - COL_GAP),
         ],
-        empty=n == 0,
     )
     name_room = X_SCORE - 120 - X_NAME
     for row, cy in board_rows(im, d, th, lang, view.rows, view.highlight_rank, name_room):

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import draw as dr
 from .labels import text_for
 from .png import to_png
-from .ranked import COL_GAP, LIST_TOP, PAD, ROW_H, X_NAME, W, board_frame, board_rows
-from .text import clean, draw_text, fit, font
+from .ranked import COL_GAP, PAD, X_NAME, W, board_canvas, board_rows
+from .text import clean, font
 from .theme import Theme, get_theme
 from .views import LeaderboardRow, LeaderboardView
 
@@ -18,7 +17,6 @@ from .views import LeaderboardRow, LeaderboardView
 X_PLAYED = W - PAD - 14
 X_WINS = X_PLAYED - 102
 X_RATING = X_WINS - 115
-NOTE_H = 30  # a line under the panel: the computers, the people still settling in
 
 
 def rating_text(row: LeaderboardRow, lang: str) -> str:
@@ -41,20 +39,13 @@ def render_leaderboard_image(
     view: LeaderboardView, theme: str | Theme = "dark", lang: str = "en"
 ) -> Image.Image:
     th = get_theme(theme)
-    n = len(view.rows)
-    notes = _notes(view, lang)
-    height = LIST_TOP + max(n, 1) * ROW_H + 24 + PAD + NOTE_H * len(notes)
-    im, d = dr.canvas((W, height), th)
-    bottom = height - PAD - NOTE_H * len(notes)
-    board_frame(
-        im,
-        d,
+    im, d = board_canvas(
         th,
         lang,
+        rows=len(view.rows),
         title=view.title,
         fallback_title=text_for(lang, "img.leaderboard"),
         subtitle=view.subtitle,
-        bottom=bottom,
         columns=[
             ("#", PAD + 36, "ma", 40),
             (text_for(lang, "img.col.player"), PAD + 66, "la", X_RATING - 80 - (PAD + 66)),
@@ -62,11 +53,8 @@ def render_leaderboard_image(
             (text_for(lang, "img.col.wins"), X_WINS, "ra", X_WINS - X_RATING - COL_GAP),
             (text_for(lang, "img.col.played"), X_PLAYED, "ra", X_PLAYED - X_WINS - COL_GAP),
         ],
-        empty=n == 0,
+        notes=_notes(view, lang),
     )
-    for i, note in enumerate(notes):
-        y = bottom + 14 + i * NOTE_H
-        draw_text(d, (PAD + 8, y), fit(note, 18, False, W - 2 * PAD - 16), 18, th.dim)
     name_room = X_RATING - 80 - X_NAME
     for row, cy in board_rows(im, d, th, lang, view.rows, view.highlight_rank, name_room):
         d.text(

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from . import draw as dr
 from .labels import text_for
-from .text import clean, fit, font
+from .text import clean, draw_text, fit, font
 from .theme import MEDALS, Theme
 from .views import Colour, default_colour
 
@@ -27,6 +27,9 @@ LIST_TOP = HEAD_H + 46
 """Where the first row starts (under the column labels)."""
 X_NAME = PAD + 124
 """Where a row's name starts (after the rank and the avatar)."""
+
+NOTE_H = 30
+"""The height of a note line under the panel (the computers, a count left out...)."""
 
 Column = tuple[str, int, str, int]
 """A column label: (text, x, anchor, room in px); a right-aligned label may reach its
@@ -56,6 +59,41 @@ def board_frame(
         d.text((x, HEAD_H + 14), label, font=font(MIN_TEXT, True), fill=th.dim, anchor=anchor)
     if empty:
         no_games(d, th, lang, LIST_TOP + ROW_H // 2)
+
+
+def board_canvas(
+    th: Theme,
+    lang: str,
+    *,
+    rows: int,
+    title: str,
+    fallback_title: str,
+    subtitle: str,
+    columns: Sequence[Column],
+    notes: Sequence[str] = (),
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A ranked board's canvas, tall enough for ``rows`` rows and the ``notes`` under
+    its panel: the frame (:func:`board_frame`) and the notes drawn, the rows left to
+    the board."""
+    height = LIST_TOP + max(rows, 1) * ROW_H + 24 + PAD + NOTE_H * len(notes)
+    im, d = dr.canvas((W, height), th)
+    bottom = height - PAD - NOTE_H * len(notes)
+    board_frame(
+        im,
+        d,
+        th,
+        lang,
+        title=title,
+        fallback_title=fallback_title,
+        subtitle=subtitle,
+        bottom=bottom,
+        columns=columns,
+        empty=rows == 0,
+    )
+    for i, note in enumerate(notes):
+        y = bottom + 14 + i * NOTE_H
+        draw_text(d, (PAD + 8, y), fit(note, MIN_TEXT, False, W - 2 * PAD - 16), MIN_TEXT, th.dim)
+    return im, d
 
 
 def no_games(d: ImageDraw.ImageDraw, th: Theme, lang: str, y: int) -> None:

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import draw as dr
 from .labels import text_for
 from .png import to_png
-from .ranked import COL_GAP, LIST_TOP, MIN_TEXT, PAD, ROW_H, X_NAME, W, board_frame, board_rows
-from .text import draw_text, fit, font
+from .ranked import COL_GAP, MIN_TEXT, PAD, X_NAME, W, board_canvas, board_rows
+from .text import fit, font
 from .theme import Theme, get_theme
 from .views import TournamentView
 
@@ -20,27 +19,19 @@ X_TABLES = W - PAD - 14
 X_SCORE = X_TABLES - 90
 X_OPP = X_SCORE - 100
 X_POINTS = X_OPP - 95
-NOTE_H = 30
 
 
 def render_tournament_image(
     view: TournamentView, theme: str | Theme = "dark", lang: str = "en"
 ) -> Image.Image:
     th = get_theme(theme)
-    n = len(view.rows)
-    notes = [text_for(lang, "img.more_players", n=view.more)] if view.more else []
-    height = LIST_TOP + max(n, 1) * ROW_H + 24 + PAD + NOTE_H * len(notes)
-    im, d = dr.canvas((W, height), th)
-    bottom = height - PAD - NOTE_H * len(notes)
-    board_frame(
-        im,
-        d,
+    im, d = board_canvas(
         th,
         lang,
+        rows=len(view.rows),
         title=view.title,
         fallback_title=text_for(lang, "img.tournament"),
         subtitle=view.subtitle,
-        bottom=bottom,
         columns=[
             ("#", PAD + 36, "ma", 40),
             (text_for(lang, "img.col.player"), PAD + 66, "la", X_POINTS - 80 - (PAD + 66)),
@@ -49,11 +40,8 @@ def render_tournament_image(
             (text_for(lang, "img.col.score"), X_SCORE, "ra", X_SCORE - X_OPP - COL_GAP),
             (text_for(lang, "img.col.tables"), X_TABLES, "ra", X_TABLES - X_SCORE - COL_GAP),
         ],
-        empty=n == 0,
+        notes=[text_for(lang, "img.more_players", n=view.more)] if view.more else [],
     )
-    for i, note in enumerate(notes):
-        y = bottom + 14 + i * NOTE_H
-        draw_text(d, (PAD + 8, y), fit(note, MIN_TEXT, False, W - 2 * PAD - 16), MIN_TEXT, th.dim)
     name_room = X_POINTS - 80 - X_NAME
     for row, cy in board_rows(im, d, th, lang, view.rows, None, name_room):
         shade = th.faint if row.withdrawn else th.text
