@@ -271,13 +271,7 @@ class TournamentStore:
             )
             newly = cur.rowcount == 1
             if not newly:
-                row = await self.database.scalar_row(
-                    "SELECT status FROM tournaments WHERE id = ?", (tournament_id,)
-                )
-                if row is None:
-                    raise TournamentNotFoundError(f"no tournament {tournament_id}")
-                if row["status"] != "finished":
-                    raise TournamentClosedError(f"tournament {tournament_id} is {row['status']}")
+                await self._row_in(tournament_id, "status", ("finished",), lock=False)
         return await self.get(tournament_id), newly
 
     async def wins(self, guild_id: int, user_id: int) -> int:
@@ -288,6 +282,28 @@ class TournamentStore:
                 (guild_id, user_id),
             )
         return int(found or 0)
+
+    async def _row_in(
+        self,
+        tournament_id: int,
+        columns: str,
+        statuses: tuple[str, ...],
+        closed: type[TournamentError] = TournamentClosedError,
+        lock: bool = True,
+    ) -> Any:
+        """The tournament's row (``columns``) inside the caller's transaction, locked
+        unless ``lock`` is False: ``TournamentNotFoundError`` if there is none, ``closed``
+        if its status is not one of ``statuses``."""
+        if lock:
+            await self.database.key_lock("tournament", tournament_id)
+        row = await self.database.scalar_row(
+            f"SELECT {columns} FROM tournaments WHERE id = ?", (tournament_id,)
+        )
+        if row is None:
+            raise TournamentNotFoundError(f"no tournament {tournament_id}")
+        if row["status"] not in statuses:
+            raise closed(f"tournament {tournament_id} is {row['status']}")
+        return row
 
     async def _closed(self, tournament_id: int) -> None:
         row = await self.database.scalar_row(
@@ -305,14 +321,7 @@ class TournamentStore:
         first round started (or the tournament closed)."""
         now = _iso(self.database.now())
         async with self.database.tx() as db:
-            await self.database.key_lock("tournament", tournament_id)
-            row = await self.database.scalar_row(
-                "SELECT status, current_round FROM tournaments WHERE id = ?", (tournament_id,)
-            )
-            if row is None:
-                raise TournamentNotFoundError(f"no tournament {tournament_id}")
-            if row["status"] != "signup":
-                raise SignupClosedError(f"tournament {tournament_id} is {row['status']}")
+            await self._row_in(tournament_id, "status", ("signup",), SignupClosedError)
             found = await self.database.scalar(
                 "SELECT 1 FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
                 (tournament_id, user_id),
@@ -335,14 +344,7 @@ class TournamentStore:
         returned); later they stay in the standings, marked, and are paired no more."""
         now = _iso(self.database.now())
         async with self.database.tx() as db:
-            await self.database.key_lock("tournament", tournament_id)
-            row = await self.database.scalar_row(
-                "SELECT status, current_round FROM tournaments WHERE id = ?", (tournament_id,)
-            )
-            if row is None:
-                raise TournamentNotFoundError(f"no tournament {tournament_id}")
-            if row["status"] not in ("signup", "running"):
-                raise TournamentClosedError(f"tournament {tournament_id} is {row['status']}")
+            row = await self._row_in(tournament_id, "status, current_round", ("signup", "running"))
             if row["status"] == "signup":
                 cur = await db.execute(
                     "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
@@ -393,14 +395,7 @@ class TournamentStore:
         ``TournamentClosedError`` once the tournament is over."""
         now = _iso(self.database.now())
         async with self.database.tx() as db:
-            await self.database.key_lock("tournament", tournament_id)
-            row = await self.database.scalar_row(
-                "SELECT * FROM tournaments WHERE id = ?", (tournament_id,)
-            )
-            if row is None:
-                raise TournamentNotFoundError(f"no tournament {tournament_id}")
-            if row["status"] not in ("signup", "running"):
-                raise TournamentClosedError(f"tournament {tournament_id} is {row['status']}")
+            row = await self._row_in(tournament_id, "*", ("signup", "running"))
             current = int(row["current_round"])
             if round_no <= current:
                 raise RoundStartedError(f"round {round_no} was started already", current)
