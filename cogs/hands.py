@@ -285,8 +285,8 @@ class Hands:
     ) -> None:
         """A button of a table's public message: every answer is a new private message.
         Show hand's is the hand (acknowledged first: it says "thinking" while it is
-        drawn); the others' a follow-up of a deferred update, whose token then edits the
-        table message (:mod:`cogs.table_tokens`)."""
+        drawn); the others', pressed on the table message, a follow-up of a deferred
+        update whose token then edits that message (:mod:`cogs.table_tokens`)."""
         if what == "show":
             await interaction.response.defer(ephemeral=True, thinking=True)
         else:

@@ -113,14 +113,16 @@ class TableTokens:
         return len(self._tokens)
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        """Acknowledge a press on a table's public message with a deferred update (type 6)
-        and keep its token when the message is the table's message (a Rematch button is
-        also on the result post). Its answer is then a follow-up."""
-        await interaction.response.defer()  # a component: DEFERRED_UPDATE_MESSAGE
+        """Acknowledge a press of a table button. On the table's message: a deferred
+        update (type 6), its token kept to edit that message, its answer a follow-up.
+        Elsewhere (Rematch on the result post, a forged press on another message): as
+        before, a private "thinking" message that the answer replaces."""
         message, table = interaction.message, self._find(table_id)
-        if message is not None and table is not None and table.game.table_message_id == message.id:
-            token = self.offer(table_id, message.id, interaction.followup)
-            interaction.extras[PRESS_TOKEN] = token
+        if message is None or table is None or table.game.table_message_id != message.id:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            return
+        await interaction.response.defer()  # a component: DEFERRED_UPDATE_MESSAGE
+        interaction.extras[PRESS_TOKEN] = self.offer(table_id, message.id, interaction.followup)
 
     def offer(self, table_id: int, message_id: int, webhook: discord.Webhook) -> TableToken:
         """A press on ``message_id`` of ``table_id`` was acknowledged with a deferred

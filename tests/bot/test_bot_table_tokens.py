@@ -181,7 +181,8 @@ async def test_only_a_press_on_the_table_message_gives_its_token() -> None:
     tokens = keeper(clock)
     result_post: Any = Press(MESSAGE + 5, Webhook(clock))  # Rematch on the result post
     await tokens.acknowledge(result_post, TABLE)
-    assert result_post.deferred == [{}] and not tokens.exempt(TABLE)
+    assert result_post.deferred == [{"ephemeral": True, "thinking": True}]
+    assert not tokens.exempt(TABLE) and "table_token" not in result_post.extras
     press: Any = Press(MESSAGE, Webhook(clock))
     await tokens.acknowledge(press, TABLE)
     assert press.deferred == [{}] and tokens.exempt(TABLE)
