@@ -165,9 +165,6 @@ class TableTokens:
         request of the global limit). The message it names is checked at the edit."""
         return self.fresh(table_id) is not None
 
-    def forget(self, table_id: int) -> None:
-        self._tokens.pop(table_id, None)
-
     async def edit(
         self, table_id: int, message: discord.PartialMessage, payload: MessagePayload
     ) -> None:

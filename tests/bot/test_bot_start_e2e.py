@@ -59,8 +59,9 @@ async def test_start_shows_the_table_text_before_the_picture() -> None:
         picture_after = edits[pictured] - started.dispatched_at
         print(f"\nStart -> table text {text_after:.2f} s, Start -> picture {picture_after:.2f} s")
         # The first edit without the lobby's buttons: the table's text and its buttons,
-        # with the picture when it was drawn within QUICK_PICTURE (one request of the
-        # global limit), else before it (a later edit brings the picture).
+        # with the picture when it was drawn within QUICK_PICTURE (one edit), else
+        # before it (a later edit brings the picture). Edits of both routes are counted:
+        # Start's own token edits the table message (cogs.table_tokens).
         assert "Lobby" not in str(table["content"]) and "Deal 1 of 1" in str(table["content"])
         assert any(c.endswith(":show") for c in button_ids(table))
         assert pictured == first or (not table.get("attachments") and pictured == first + 1)
