@@ -55,6 +55,7 @@ from .replies import NO_PINGS, Languages
 from .review import review_view
 from .seats import SeatNotices
 from .table_message import Lobbies, edit_table, rematch_of, table_parts
+from .table_tokens import TableTokens
 from .text.summaries import (
     deal_summary_text,
     event_note,
@@ -90,8 +91,10 @@ class Announcer:
         edit_table = self.access.guarded(self.find, self._edit_table_message)
         self.lobbies = Lobbies()  # the first edit after Start: the text before the picture
         budget: GlobalBudget | None = getattr(bot, "budget", None)  # see cogs.budget
+        self.tokens = TableTokens(self.find)  # presses' tokens edit the table message
+        urgent, exempt = self.lobbies.starting, self.tokens.exempt
         self.pacer = EditPacer(
-            config.table_edit_interval, edit_table, budget=budget, urgent=self.lobbies.starting
+            config.table_edit_interval, edit_table, budget=budget, urgent=urgent, exempt=exempt
         )
         edit_notice = self.access.guarded(self.find, self._edit_turn_notice)
         self.notice_pacer = EditPacer(max(2.0, config.table_edit_interval), edit_notice)
@@ -178,13 +181,10 @@ class Announcer:
         await edit_table(edit, bare, drawing, self.lobbies.shows(table))
 
     async def _edit_message(self, table: Table, mid: int, payload: MessagePayload) -> bool:
-        """Edit the table message ``mid``; False when it was gone (then posted again)."""
+        """Edit the table message ``mid`` (through a press's token if one is fresh, else
+        the channel's route); False when it was gone (then posted again)."""
         try:
-            await (
-                self.channel(table)
-                .get_partial_message(mid)
-                .edit(allowed_mentions=NO_PINGS, **payload.edit_kwargs())
-            )
+            await self.tokens.edit(table.id, self.channel(table).get_partial_message(mid), payload)
         except discord.NotFound:
             # Deleted by someone: post it again (unless /batak table just replaced it).
             if table.status in ("lobby", "playing") and table.game.table_message_id == mid:

@@ -166,6 +166,8 @@ class BatakCog(
             await press.handle(self, interaction, click)
         except Exception as exc:
             await self._failed(interaction, exc)
+        finally:  # its token may now edit the table message (cogs.table_tokens)
+            self.announcer.tokens.answered(interaction)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

@@ -283,9 +283,14 @@ class Hands:
     async def on_table_button(
         self, interaction: discord.Interaction[Any], table_id: int, what: str
     ) -> None:
-        """A button of a table's public message: every answer is a new private message
-        (acknowledged first: it says "thinking" while the answer is made)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        """A button of a table's public message: every answer is a new private message.
+        Show hand's is the hand (acknowledged first: it says "thinking" while it is
+        drawn); the others', pressed on the table message, a follow-up of a deferred
+        update whose token then edits that message (:mod:`cogs.table_tokens`)."""
+        if what == "show":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await self.announcer.tokens.acknowledge(interaction, table_id)
         lang = await self.languages.of(interaction)
         user = interaction.user
         table = self.announcer.find(table_id)

@@ -11,7 +11,10 @@ tests can hand in a fake clock and a sleep that only ends when they move it.
 
 With a :class:`~cogs.budget.GlobalBudget` an edit also waits for a token of
 Discord's global limit, before anything is drawn: on a busy bot the requests that
-arrive meanwhile are merged into it.
+arrive meanwhile are merged into it. An edit of an ``exempt`` key goes through an
+interaction token (:mod:`cogs.table_tokens`), which the global limit leaves out: it takes
+no token of the budget (if it has to fall back on the bot's token, that request takes
+one itself).
 
 The pacer remembers when it last edited each key only while that still holds an
 edit back: a time older than ``interval`` is forgotten (forgetting it changes
@@ -46,13 +49,16 @@ class EditPacer:
         sleep: Sleep = asyncio.sleep,
         budget: GlobalBudget | None = None,
         urgent: Callable[[int], bool] = lambda key: False,
+        exempt: Callable[[int], bool] = lambda key: False,
     ) -> None:
         """``budget``: each edit takes a token of Discord's global limit before it is
         drawn (requests that come while it waits are merged into it); ``urgent``: the
-        keys whose edit goes before the others waiting for a token."""
+        keys whose edit goes before the others waiting for a token; ``exempt``: the keys
+        whose edit now needs none (it goes through an interaction token)."""
         self.interval = interval
         self._budget = budget
         self._urgent = urgent
+        self._exempt = exempt
         self._edit = edit
         self._clock = clock
         self._sleep = sleep
@@ -95,7 +101,8 @@ class EditPacer:
                 wait = self._last.get(key, float("-inf")) + self.interval - self._now()
                 if wait > 0 and not self._urgent(key):  # a start is shown at once
                     await self._sleep(wait)
-                if self._budget is not None:
+                prepaid = self._budget is not None and not self._exempt(key)
+                if self._budget is not None and prepaid:
                     await self._budget.take(urgent=self._urgent(key))
                 self._dirty.discard(key)
                 now = self._now()
@@ -104,7 +111,7 @@ class EditPacer:
                 self._forget_old(now)
                 self.edits += 1
                 try:
-                    with mode("prepaid" if self._budget is not None else "normal"):
+                    with mode("prepaid" if prepaid else "normal"):
                         await self._edit(key)
                 except Exception:
                     log.exception("editing the message of table %s failed", key)

@@ -90,7 +90,7 @@ async def edit_table(
     if started and drawing is not None:
         drawn = asyncio.ensure_future(pictures.draw(drawing, urgent=True))
         done, _ = await asyncio.wait({drawn}, timeout=QUICK_PICTURE)
-        if done:  # one edit, one request of Discord's global limit
+        if done:  # one edit (through a press's token: cogs.table_tokens)
             await edit(replace(bare, files=files_of(drawn.result())))
             return
         if await edit(bare):

@@ -9,7 +9,14 @@ from contextlib import AbstractAsyncContextManager
 
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.fixtures import BotProcess, running_bot
-from tests.fakediscord.server import Channel, Guild, InteractionRecord, MessageRecord, User
+from tests.fakediscord.server import (
+    Channel,
+    Guild,
+    InteractionRecord,
+    MessageRecord,
+    RequestLogEntry,
+    User,
+)
 
 FAST = {
     "BOT_DELAY_SECONDS": "0.02",
@@ -60,8 +67,30 @@ def one_button(msg: MessageRecord, suffix: str) -> str:
 
 
 def answers(rec: InteractionRecord) -> list[MessageRecord]:
-    """The bot's answer to an interaction and its follow-ups."""
-    return [m for m in [rec.response, *rec.followups] if m is not None]
+    """The bot's answer to an interaction and its follow-ups. A press acknowledged as a
+    deferred update (type 6) of a public message, the table message, has that message
+    as its original response: no answer to the person (its token edits the table as
+    the game goes on, :mod:`cogs.table_tokens`); its answer is a follow-up."""
+    response = rec.response
+    if rec.ack_type == 6 and response is not None and response.ephemeral_to is None:
+        response = None
+    return [m for m in [response, *rec.followups] if m is not None]
+
+
+def message_edits(d: Driver, message_id: int) -> list[RequestLogEntry]:
+    """The accepted edits of a message, in order: through the channel's route, or through
+    the token of an interaction whose original response it is (``@original``)."""
+    tokens = {tok for tok, rec in d.fake.tokens.items() if rec.original_message_id == message_id}
+    return [
+        r
+        for r in d.fake.requests
+        if r.method == "PATCH"
+        and r.status == 200
+        and (
+            r.path.endswith(f"/messages/{message_id}")
+            or (r.path.endswith("/@original") and r.path.split("/")[3] in tokens)
+        )
+    ]
 
 
 def answer_text(rec: InteractionRecord) -> str:
