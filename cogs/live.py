@@ -84,10 +84,10 @@ def signature(payload: MessagePayload) -> str:
     """What a hand payload shows, as one string (text, and each button's id and state)."""
     view = payload.shown_view
     parts = [payload.content]
-    if view is not None:
-        for child in view.children:
-            item = getattr(child, "item", child)  # a button inside our dynamic item
-            parts.append(f"{getattr(item, 'custom_id', '')}/{getattr(item, 'disabled', '')}")
+    if view is not None:  # as Discord gets them: discord.py items, or prebuilt (Prebuilt)
+        for row in view.to_components():
+            for item in row.get("components", (row,)):
+                parts.append(f"{item.get('custom_id', '')}/{item.get('disabled', '')}")
     return "\n".join(parts)
 
 

@@ -219,3 +219,36 @@ def test_a_message_with_an_object_in_it_is_rendered_each_time() -> None:
     assert "Ayşe" in message("en", "hand.waiting", name=name)
     name.text = "Mehmet"
     assert "Mehmet" in message("en", "hand.waiting", name=name)
+
+
+async def test_a_live_hand_sends_the_buttons_a_sent_hand_has() -> None:
+    """A live hand's edit carries its buttons prebuilt in Discord's JSON form
+    (:func:`cogs.components.hand_components`, no discord.py item per button): at every
+    state of whole matches (auction, trump, play; hints on and off; two languages) they
+    are what discord.py makes of :func:`~cogs.components.hand_view`'s items, and the
+    skip test of an edit (``signature``) reads them the same."""
+    from cogs.components import hand_components, hand_view, hints_offered
+    from cogs.live import signature
+
+    states = 0
+    for seed, hints in ((11, True), (12, False)):
+        match = Match(preset("standard"), seed=seed)
+        table = fake_table(match, hints=hints, rated=not hints)
+        assert hints_offered(table) is hints
+        while True:
+            for seat in range(4):
+                for lang in ("en", "tr"):
+                    items = hand_view(table, seat, lang)
+                    prebuilt = hand_components(table, seat, lang)
+                    if items is None or prebuilt is None:
+                        assert items is None and prebuilt is None
+                        continue
+                    assert prebuilt.to_components() == items.to_components()
+                    assert signature(MessagePayload("x", view=prebuilt)) == signature(
+                        MessagePayload("x", view=items)
+                    )
+                    states += 1
+            if match.is_over:
+                break
+            play_one(match)
+    assert states > 400
