@@ -21,12 +21,20 @@ import multiprocessing
 import os
 import pickle
 import struct
+import traceback
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any
 
 READ = 1 << 18
+
+
+class RemoteTraceback(Exception):
+    """Where an error was raised in the worker process (the cause of the one raised here)."""
+
+    def __str__(self) -> str:
+        return f"\n{self.args[0]}"
 
 
 class Channel:
@@ -156,7 +164,9 @@ class Channel:
             if ok:
                 done.set_result(value)
             else:
-                done.set_exception(value)
+                error, where = value
+                error.__cause__ = RemoteTraceback(where)  # logged with the caller's traceback
+                done.set_exception(error)
 
     def _break(self) -> None:
         if self.broken:
@@ -202,11 +212,12 @@ def serve(conn: Connection, start: Callable[..., None], *args: Any) -> None:
             fn, fn_args = pickle.loads(blob)
             value = fn(*fn_args)
         except BaseException as exc:  # the caller gets it, as with an executor
-            ok, value = False, exc
+            ok, value = False, (exc, traceback.format_exc())
         try:
             answer = pickle.dumps(value)
         except Exception as exc:  # the answer would not pickle
-            ok, answer = False, pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
+            error = RuntimeError(f"{type(exc).__name__}: {exc}")
+            ok, answer = False, pickle.dumps((error, traceback.format_exc()))
         try:
             conn.send((call_id, ok, answer))
         except OSError:  # the bot is gone

@@ -255,8 +255,9 @@ async def test_a_call_is_one_socket_trip_with_no_helper_thread() -> None:
         assert await w.run(big, 5 * 2**20) == big(5 * 2**20)
         results = await asyncio.gather(*(w.run(big, 1000 * i) for i in range(1, 9)))
         assert results == [big(1000 * i) for i in range(1, 9)]
-        with pytest.raises(ValueError, match="no such card"):
+        with pytest.raises(ValueError, match="no such card") as raised:
             await w.run(fails)
+        assert "in fails" in str(raised.value.__cause__)  # where, in the worker
         with pytest.raises(RuntimeError):
             await w.run(unpicklable)
         assert await w.run(os.getpid) == pid and w.started == 1
