@@ -19,7 +19,7 @@ from tables import ServiceError, StaleAction, Table, TableService
 from . import pictures
 from .achievements import daily_week_note
 from .announcements import Announcer
-from .components import HINT, REFRESH, WAIT, HandClick, hand_view, release
+from .components import HINT, REFRESH, WAIT, HandClick, hand_components, hand_view, release
 from .i18n import t
 from .live import LiveHands
 from .payload import Drawn, MessagePayload
@@ -79,7 +79,7 @@ class Hands:
         # One consistent state: text, buttons, picture model and state, with no await between.
         state = self.hand_state(table, seat, lang)
         content = hand_text(table, seat, lang)
-        view = hand_view(table, seat, lang)
+        view = hand_components(table, seat, lang)  # the same buttons, no discord.py items
         drawing = pictures.hand_picture(table, seat, lang, looks)
         key = (looks, drawing.view) if drawing is not None else None
         files = files_of(await pictures.draw(drawing)) if key != shown_picture else None

@@ -8,8 +8,9 @@ from PIL import Image, ImageDraw
 
 from . import draw as dr
 from .cards import card_shadowed, card_size, shadow_margin
-from .felt import H, W, background
+from .felt import H, W
 from .labels import suit_name, text_for, upper
+from .onfelt import Felt
 from .png import to_png
 from .text import clean, draw_text, fit, font, initials, wrap
 from .theme import Theme, get_theme
@@ -80,10 +81,17 @@ def _box(theme: Theme, size: tuple[int, int]) -> Image.Image:
     return img
 
 
-def _draw_box(im: Image.Image, theme: Theme, box: tuple[int, int, int, int]) -> tuple[int, int]:
-    """Paste an info box's panel at ``box``; returns the origin of its text."""
+def _draw_box(
+    im: Image.Image, theme: Theme, box: tuple[int, int, int, int], felt: Felt | None = None
+) -> tuple[int, int]:
+    """Paste an info box's panel at ``box`` (ready-made where ``felt`` allows); returns the
+    origin of its text."""
     x0, y0, x1, y1 = box
-    dr.paste(im, _box(theme, (x1 - x0, y1 - y0)), (x0 - 12, y0 - 12))
+    size = (x1 - x0, y1 - y0)
+    if felt is not None:
+        felt.panel(("box", size), lambda: _box(theme, size), (x0 - 12, y0 - 12))
+    else:
+        dr.paste(im, _box(theme, size), (x0 - 12, y0 - 12))
     return x0 + BOX_TEXT[0], y0 + BOX_TEXT[1]
 
 
@@ -124,8 +132,10 @@ def draw_plate(
     dealer: bool,
     team: int | None,
     lang: str,
+    felt: Felt | None = None,
 ) -> None:
-    """One seat's name plate with its top-left corner at ``xy``.
+    """One seat's name plate with its top-left corner at ``xy`` (its panel ready-made
+    where ``felt`` allows).
 
     Line one is the name; line two ``main`` (bold), the tricks and what the seat
     still needs, or the last call; line three the match total. Only the
@@ -133,7 +143,11 @@ def draw_plate(
     the memory and rarely be drawn twice.
     """
     x, y = xy
-    dr.paste(im, _plate_panel(theme, active, team), (x - PLATE_PAD, y - PLATE_PAD))
+    at = (x - PLATE_PAD, y - PLATE_PAD)
+    if felt is not None:
+        felt.panel(("plate", active, team), lambda: _plate_panel(theme, active, team), at)
+    else:
+        dr.paste(im, _plate_panel(theme, active, team), at)
     d = ImageDraw.Draw(im)
     ax, ay = x + 16, y + (PLATE_H - AVATAR) // 2
     dr.paste(
@@ -241,8 +255,9 @@ def _draw_contract(
     trump_broken: bool,
     four_colour: bool,
     lang: str,
+    felt: Felt | None = None,
 ) -> None:
-    ox, oy = _draw_box(im, theme, CONTRACT_BOX)
+    ox, oy = _draw_box(im, theme, CONTRACT_BOX, felt)
     bx, by = CONTRACT_BOX[0] - 12, CONTRACT_BOX[1] - 12  # the box sprite's corner
     w = INFO_W
     d = ImageDraw.Draw(im)
@@ -363,11 +378,12 @@ def _draw_last_trick(
     four_colour: bool,
     lang: str,
     spectator: bool = False,
+    felt: Felt | None = None,
 ) -> None:
     """The last trick, cards in seat order from the viewer (you, right, across, left), each
     over its player's initials (the viewer's own: "you", unless ``spectator``) in the
     colour of their avatar; the winner's card ringed, its name below."""
-    ox, oy = _draw_box(im, theme, LAST_BOX)
+    ox, oy = _draw_box(im, theme, LAST_BOX, felt)
     bx = LAST_BOX[0] - 12  # the box sprite's left edge
     w = INFO_W
     d = ImageDraw.Draw(im)
@@ -424,9 +440,11 @@ def _slot(theme: Theme) -> Image.Image:
     return dr.rounded((cw, ch), 9, dr.rgba(theme.accent, 40), dr.rgba(theme.accent), 3, dash=True)
 
 
-def _status(im: Image.Image, view: TableView, th: Theme, lang: str) -> None:
+def _status(
+    im: Image.Image, view: TableView, th: Theme, lang: str, felt: Felt | None = None
+) -> None:
     """The bottom-left box: whose turn it is and what they are doing, or the deal's end."""
-    sx, sy = _draw_box(im, th, STATUS_BOX)
+    sx, sy = _draw_box(im, th, STATUS_BOX, felt)
     d = ImageDraw.Draw(im)
     small, bold = font(MIN_TEXT), font(MIN_TEXT, True)
     room = INFO_W - 36
@@ -473,7 +491,8 @@ def render_table_image(
 ) -> Image.Image:
     """The table picture as a Pillow image (see :func:`render_table` for PNG bytes)."""
     th = get_theme(theme)
-    im = background(th).copy()
+    felt = Felt(th)
+    im = felt.im
     viewer = view.viewer_seat
 
     # the trick: each card in front of the seat that played it
@@ -483,16 +502,15 @@ def render_table_image(
     played = trick.by_seat() if trick is not None else {}
     if view.phase == "play" and view.to_act is not None and view.to_act not in played:
         px, py = TRICK_XY[position(view.to_act, viewer)]
-        dr.paste(im, _slot(th), (px - cw // 2, py - ch // 2))
+        felt.paste(_slot(th), (px - cw // 2, py - ch // 2))
     if trick is not None and trick.cards:
         for i, code in enumerate(trick.cards):
             seat = (trick.leader + i) % 4
             px, py = TRICK_XY[position(seat, viewer)]
             if trick.winner is not None and seat == trick.winner:
                 ring = dr.rounded((cw + 10, ch + 10), 11, (0, 0, 0, 0), dr.rgba(th.accent), 4)
-                dr.paste(im, ring, (px - cw // 2 - 5, py - ch // 2 - 5))
-            dr.paste(
-                im,
+                felt.paste(ring, (px - cw // 2 - 5, py - ch // 2 - 5))
+            felt.paste(
                 card_shadowed(code, CARD_W, four_colour, 0.0, th.shadow_alpha),
                 (px - cw // 2 - m, py - ch // 2 - m),
             )
@@ -500,7 +518,7 @@ def render_table_image(
         tag = dr.pill(
             text_for(lang, "img.lead"), MIN_TEXT, th.accent, th.accent_text, height=32, pad_x=8
         )
-        dr.paste(im, tag, (px - tag.width // 2, py + ch // 2 - tag.height // 2))
+        felt.paste(tag, (px - tag.width // 2, py + ch // 2 - tag.height // 2))
 
     # seats, with their tags (contract holder, seat to act) inside the plate
     c = view.contract
@@ -523,9 +541,10 @@ def render_table_image(
             view.dealer == seat,
             team,
             lang,
+            felt,
         )
         for tag, xy in plate_tags(view, seat, th, lang):
-            dr.paste(im, tag, xy)
+            felt.paste(tag, xy)
 
     # corner boxes: contract and trump, deal number, turn, last trick
     trump = view.effective_trump
@@ -541,13 +560,16 @@ def render_table_image(
         view.trump_broken,
         four_colour,
         lang,
+        felt,
     )
     box = _deal_box(th, view.deal_number, view.deal_count, view.preset, view.partnership, lang)
-    dr.paste(im, box, (DEAL_BOX[0] - 12, DEAL_BOX[1] - 12))
-    _status(im, view, th, lang)
+    felt.paste(box, (DEAL_BOX[0] - 12, DEAL_BOX[1] - 12))
+    _status(im, view, th, lang, felt)
     last = view.last_trick
     if last is not None and last.cards:
-        _draw_last_trick(im, th, last, view.players, viewer, four_colour, lang, view.spectator)
+        _draw_last_trick(
+            im, th, last, view.players, viewer, four_colour, lang, view.spectator, felt
+        )
     return im
 
 

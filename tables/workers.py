@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ops.metrics import METRICS
+
+from .channel import Channel, serve
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class Worker:
         replacement: the calls retried there are what people wait for, and warming
         up first took 5-6 s of a busy machine's CPU before the first of them."""
         self._niceness = niceness
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Channel | None = None
         self._handed = 0
         self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
             deque(),
@@ -66,22 +66,20 @@ class Worker:
         self.pid: int | None = None
         """The current worker process, once it answered (for the health check)."""
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self) -> Channel:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(), self._niceness),
-            )
+            self._pool = Channel(self.name, serve, _start_worker, os.getpid(), self._niceness)
             self.started += 1
-            pool = self._pool
-            pool.submit(os.getpid).add_done_callback(lambda f: self._learn_pid(pool, f))
         return self._pool
 
-    def _learn_pid(self, pool: ProcessPoolExecutor, done: Future[int]) -> None:
+    def _call(self, pool: Channel, fn: Callable[..., T], args: tuple[Any, ...]) -> Any:
+        done = pool.call(fn, args)
+        done.add_done_callback(lambda f: self._learn_pid(pool, f))
+        return done
+
+    def _learn_pid(self, pool: Channel, done: asyncio.Future[Any]) -> None:
         if pool is self._pool and not done.cancelled() and done.exception() is None:
-            self.pid = done.result()
+            self.pid = pool.pid
 
     def alive(self) -> bool:
         """The worker process exists and is not a zombie (False before it answered once
@@ -102,14 +100,14 @@ class Worker:
         here, ``urgent`` ones (a table's first picture after Start) before the rest."""
         await self._turn(urgent)
         try:
-            loop = asyncio.get_running_loop()
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, fn, *args)
+                result: T = await self._call(pool, fn, args)
             except BrokenProcessPool:
                 self._replace(pool)
                 self.retried += 1
-                return await loop.run_in_executor(self._executor(), fn, *args)
+                result = await self._call(self._executor(), fn, args)
+            return result
         finally:
             self._next()
 
@@ -137,30 +135,40 @@ class Worker:
                 turn.set_result(None)
                 return
 
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
+    def _replace(self, broken: Channel) -> None:
         """Replace ``broken`` unless that was done already (single flight: this runs on
         the event loop without awaiting, so the first caller replaces, the rest reuse)."""
         if self._pool is not broken:
             return
         log.warning("%s worker died; starting one new worker", self.name)
-        broken.shutdown(wait=False, cancel_futures=True)
+        broken.close()
         self._pool, self.pid = None, None
         METRICS.worker_restarts.labels(self.name).inc()
-        self._executor().submit(_nothing)  # the new process starts now, cold
+        self._start(_nothing)  # the new process starts now, cold
 
     def start(self) -> None:
         """Start the process now (it warms up in the background)."""
-        self._executor().submit(self._warm_up or _nothing)
+        self._start(self._warm_up or _nothing)
+
+    def _start(self, first: Callable[[], None]) -> None:
+        pool = self._executor()
+        self._call(pool, first, ()).add_done_callback(_quiet)
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.close()
             self._pool = None
             self.pid = None
 
 
 def _nothing() -> None:
     return None
+
+
+def _quiet(done: asyncio.Future[Any]) -> None:
+    """A call nobody waits for: its error (the process died at once) is not logged."""
+    if not done.cancelled():
+        done.exception()
 
 
 def _start_worker(parent: int, niceness: int = 0) -> None:

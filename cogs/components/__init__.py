@@ -18,6 +18,7 @@ each press into an item of its family, which sends it to
 from .buttons import (
     Components,
     HandButton,
+    Prebuilt,
     Press,
     TableButton,
     dispatched,
@@ -43,7 +44,14 @@ from .codec import (
     parse_table_id,
     table_id,
 )
-from .views import LABEL_LIMIT, button_label, hand_view, hints_offered, table_view
+from .views import (
+    LABEL_LIMIT,
+    button_label,
+    hand_components,
+    hand_view,
+    hints_offered,
+    table_view,
+)
 
 __all__ = [
     "HAND_RE",
@@ -57,12 +65,14 @@ __all__ = [
     "Components",
     "HandButton",
     "HandClick",
+    "Prebuilt",
     "Press",
     "TableButton",
     "TableClick",
     "button_code",
     "button_label",
     "dispatched",
+    "hand_components",
     "hand_id",
     "hand_view",
     "has_component",

@@ -252,6 +252,19 @@ class Components(discord.ui.View):
         return super().add_item(item)
 
 
+class Prebuilt(Components):
+    """Buttons given already in Discord's JSON form (the action rows of a message),
+    for an edit: discord.py sends ``to_components()`` and has no item to make, keep
+    or dispatch (a press is answered through its family's template all the same)."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self._components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     """A view of our buttons."""
     view = Components()

@@ -219,3 +219,107 @@ def test_a_message_with_an_object_in_it_is_rendered_each_time() -> None:
     assert "Ayşe" in message("en", "hand.waiting", name=name)
     name.text = "Mehmet"
     assert "Mehmet" in message("en", "hand.waiting", name=name)
+
+
+async def test_a_live_hand_sends_the_buttons_a_sent_hand_has() -> None:
+    """A live hand's edit carries its buttons prebuilt in Discord's JSON form
+    (:func:`cogs.components.hand_components`, no discord.py item per button): at every
+    state of whole matches (auction, trump, play; hints on and off; two languages) they
+    are what discord.py makes of :func:`~cogs.components.hand_view`'s items, and the
+    skip test of an edit (``signature``) reads them the same."""
+    from cogs.components import hand_components, hand_view, hints_offered
+    from cogs.live import signature
+
+    states = 0
+    for seed, hints in ((11, True), (12, False)):
+        match = Match(preset("standard"), seed=seed)
+        table = fake_table(match, hints=hints, rated=not hints)
+        assert hints_offered(table) is hints
+        while True:
+            for seat in range(4):
+                for lang in ("en", "tr"):
+                    items = hand_view(table, seat, lang)
+                    prebuilt = hand_components(table, seat, lang)
+                    if items is None or prebuilt is None:
+                        assert items is None and prebuilt is None
+                        continue
+                    assert prebuilt.to_components() == items.to_components()
+                    assert signature(MessagePayload("x", view=prebuilt)) == signature(
+                        MessagePayload("x", view=items)
+                    )
+                    states += 1
+            if match.is_over:
+                break
+            play_one(match)
+    assert states > 400
+
+
+class _Recorder:
+    """Stands in for discord.py's webhook adapter: the requests it was asked to make."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    async def edit_webhook_message(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        parts = kwargs.get("multipart") or []
+        kwargs["multipart"] = [
+            {k: (v.read() if hasattr(v, "read") else v) for k, v in part.items()} for part in parts
+        ]
+        kwargs["files"] = [f.filename for f in kwargs.get("files") or []]
+        self.calls.append((args, kwargs))
+        return {
+            "id": "500",
+            "channel_id": "2",
+            "type": 0,
+            "content": "",
+            "author": {"id": "9", "username": "bot", "discriminator": "0", "avatar": None},
+            "attachments": [],
+            "embeds": [],
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "mention_everyone": False,
+            "tts": False,
+            "timestamp": "2026-12-03T10:00:00+00:00",
+            "edited_timestamp": None,
+            "flags": 64,
+            "components": [],
+        }
+
+
+async def test_a_hand_edit_is_the_request_discord_py_would_make() -> None:
+    """``edit_hand`` skips only the parsing of Discord's answer: for a hand with its
+    buttons, one with a new picture and a replaced one (no buttons, no pictures), the
+    request is the one ``Webhook.edit_message`` makes."""
+    import io
+
+    import discord
+    from discord.webhook.async_ import async_context
+
+    from cogs.components import hand_components
+    from cogs.live import edit_hand
+    from cogs.replies import NO_PINGS
+
+    table = fake_table(Match(preset("standard"), seed=7))
+    client = discord.Client(intents=discord.Intents.none())
+    webhook = discord.Webhook.from_state({"id": "9", "type": 3, "token": "tok"}, client._connection)
+
+    def payloads() -> list[MessagePayload]:
+        picture = discord.File(io.BytesIO(b"\x89PNG..."), "hand.png", description="a hand")
+        return [
+            MessagePayload("your hand", view=hand_components(table, 0, "en")),
+            MessagePayload("your hand", files=[picture], view=hand_components(table, 1, "en")),
+            MessagePayload("replaced", files=(), view=None),
+        ]
+
+    recorder = _Recorder()
+    async_context.set(recorder)  # type: ignore[arg-type]
+    for target in ("@original", 1234):
+        for payload in payloads():
+            await webhook.edit_message(target, allowed_mentions=NO_PINGS, **payload.edit_kwargs())
+        for payload in payloads():
+            await edit_hand(webhook, target, payload)
+    assert len(recorder.calls) == 12
+    for first, second in ((0, 3), (1, 4), (2, 5), (6, 9), (7, 10), (8, 11)):
+        assert recorder.calls[first] == recorder.calls[second]
+    assert recorder.calls[1][1]["files"] == ["hand.png"]

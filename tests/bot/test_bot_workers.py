@@ -227,3 +227,40 @@ async def test_a_table_picture_is_served_before_the_replays_asked_before_it(
         assert before <= 5, f"{before} of 20 replays were done before the table's picture"
     finally:
         workers.close_all()
+
+
+def big(n: int) -> bytes:
+    return bytes(range(256)) * (n // 256)
+
+
+def fails() -> None:
+    raise ValueError("no such card")
+
+
+def unpicklable() -> Any:
+    return lambda: None
+
+
+async def test_a_call_is_one_socket_trip_with_no_helper_thread() -> None:
+    """Calls go out and answers come in on the event loop (``tables.channel``): the bot
+    process starts no thread for them (an executor started two), an answer of megabytes
+    comes whole, an error is raised to the caller, and an answer that cannot be sent
+    back is told as an error, the process staying."""
+    import threading
+
+    threads = threading.active_count()
+    w = Worker("test")
+    try:
+        pid = await w.run(os.getpid)
+        assert await w.run(big, 5 * 2**20) == big(5 * 2**20)
+        results = await asyncio.gather(*(w.run(big, 1000 * i) for i in range(1, 9)))
+        assert results == [big(1000 * i) for i in range(1, 9)]
+        with pytest.raises(ValueError, match="no such card") as raised:
+            await w.run(fails)
+        assert "in fails" in str(raised.value.__cause__)  # where, in the worker
+        with pytest.raises(RuntimeError):
+            await w.run(unpicklable)
+        assert await w.run(os.getpid) == pid and w.started == 1
+        assert threading.active_count() == threads
+    finally:
+        w.close()

@@ -207,3 +207,54 @@ def test_the_plate_tags_lie_inside_the_plate() -> None:
                     if lang == "en":
                         assert tx >= total_right - 12, sample.name
     assert seen > 20
+
+
+def test_ready_made_panels_give_the_same_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plates and corner boxes pasted ready-made over untouched felt
+    (:class:`images.onfelt.Felt`) are the very pixels pasting them through their alpha
+    gives: every table sample of the gallery, drawn both ways."""
+    from images import onfelt
+    from images.samples import all_samples
+
+    felts: list[onfelt.Felt] = []
+    start = onfelt.Felt.__init__
+
+    def keep(self: onfelt.Felt, theme: Theme) -> None:
+        start(self, theme)
+        felts.append(self)
+
+    monkeypatch.setattr(onfelt.Felt, "__init__", keep)
+    samples = [s for s in all_samples() if isinstance(s.view, TableView)]
+    fast = [render_table_image(s.view, s.theme, s.four_colour, s.lang) for s in samples]
+    assert all(f.ready >= 4 for f in felts)  # at least the four plates, ready-made
+    # everything under a panel counts as drawn on: each is pasted through its alpha
+    monkeypatch.setattr(onfelt.Felt, "untouched", lambda self, box: False)
+    felts.clear()
+    slow = [render_table_image(s.view, s.theme, s.four_colour, s.lang) for s in samples]
+    assert all(f.ready == 0 for f in felts)
+    assert len(samples) >= 10
+    for sample, a, b in zip(samples, fast, slow, strict=True):
+        assert a.tobytes() == b.tobytes(), sample.name
+
+
+def test_a_panel_over_something_drawn_is_pasted_through_its_alpha() -> None:
+    """Where a card was drawn under a plate's place, the plate is not pasted
+    ready-made (that would hide the card): the felt is what the ready-made one holds."""
+    from images import onfelt
+    from images.table import PLATE_PAD, _plate_panel
+
+    theme = DARK
+    at = (PLATE_XY[0][0] - PLATE_PAD, PLATE_XY[0][1] - PLATE_PAD)
+    panel = _plate_panel(theme, False, None)
+    red = Image.new("RGBA", (40, 40), (255, 0, 0, 255))
+    felt = onfelt.Felt(theme)
+    felt.paste(red, (at[0], at[1]))  # in the plate's shadow, top-left
+    felt.panel(("plate", False, None), lambda: panel, at)
+    assert felt.ready == 0
+    expected = onfelt.background(theme).copy()
+    expected.paste(red, at, red)
+    expected.paste(panel, at, panel)
+    assert felt.im.tobytes() == expected.tobytes()
+    clean = onfelt.Felt(theme)
+    clean.panel(("plate", False, None), lambda: panel, at)
+    assert clean.ready == 1
