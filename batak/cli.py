@@ -246,6 +246,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rb.add_argument("--par-nodes", type=int, default=None, help="solver nodes for the par")
     rb.add_argument("--step-nodes", type=int, default=None, help="solver nodes per later position")
+    db = sub.add_parser(
+        "decision-bench",
+        help="CPU time per decision of the computer levels (p50/p95/max) on fixed positions",
+    )
+    db.add_argument("--deals", type=int, default=4, help="deals per preset (default 4)")
+    db.add_argument("--presets", default="standard,esli", help="comma-separated presets")
+    db.add_argument("--levels", default="hard,expert", help="comma-separated computer levels")
+    db.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
     return parser
 
 
@@ -268,6 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_review_bench(args)
         if args.command == "playout-bench":
             return cmd_playout_bench(args)
+        if args.command == "decision-bench":
+            return cmd_decision_bench(args)
         return cmd_bench(args)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -353,6 +363,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
         q += len(positions)
     elapsed = time.perf_counter() - start
     print(f"legal-move queries:    {q / elapsed:10,.0f} queries/s (legal_actions, uncached)")
+    return 0
+
+
+def cmd_decision_bench(args: argparse.Namespace) -> int:
+    """CPU time per decision of the named levels (``batak.ai.speed``)."""
+    from batak.ai.speed import print_bench
+
+    names = _bench_presets(args.presets)
+    if names is None:
+        return 2
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    bad = [x for x in levels if x not in PLAYER_KINDS]
+    if bad or args.deals < 1:
+        print("error: --levels takes computer levels, --deals at least 1", file=sys.stderr)
+        return 2
+    print_bench(levels, names, args.deals, args.seed)
     return 0
 
 
