@@ -70,9 +70,6 @@ def time_decisions(
     return DecisionTimes(level, preset_name, seconds, cut)
 
 
-
-
-
 def print_bench(levels: Sequence[str], presets: Sequence[str], deals: int, seed: int) -> None:
     """Time each level on each preset's positions and print p50 / p95 / max (ms)."""
     import os
@@ -94,4 +91,6 @@ def print_bench(levels: Sequence[str], presets: Sequence[str], deals: int, seed:
                 f"{1000 * res.percentile(0.95):>8.1f} {1000 * max(res.seconds):>8.1f}"
                 + (f"  ({res.cut} cut by the guard)" if res.cut else "")
             )
+
+
 __all__ = ["DecisionTimes", "decision_positions", "print_bench", "time_decisions"]
