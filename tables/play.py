@@ -25,7 +25,7 @@ from data import (
 from ops.metrics import METRICS
 
 from . import workers
-from .computer import computer_choice, hint_for
+from .computer import computer_decision, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
 from .events import (
     ActionApplied,
@@ -180,7 +180,11 @@ class Play:
         seed = ((table.settings.seed or 0) * 31 + table.match.move_number * 4 + seat) % (1 << 62)
         observation = table.match.observation(seat)
         worker = workers.PONDERING if level == "expert" else workers.THINKING
-        return await worker.run(computer_choice, level, seed, observation)
+        action, cut = await worker.run(computer_decision, level, seed, observation)
+        METRICS.ai_decisions.labels(level).inc()
+        if cut:
+            METRICS.ai_decisions_cut.labels(level).inc()
+        return action
 
     async def commit(
         self, table: Table, seat: int, action: Action, actor: Actor, events: list[TableEvent]
