@@ -737,7 +737,15 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     def progress(done: int) -> None:
         if sys.stderr.isatty() or done % 10 == 0 or done == args.deals:
-            print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
+            where = ""
+            if test is not None and test.n >= 2:
+                # where the sequential test stands, so that a run stopped by hand says so
+                where = (
+                    f"; LLR {test.llr:+.2f} (bounds {test.spec.lower:+.2f} .. "
+                    f"{test.spec.upper:+.2f}), mean {test.mean:+.3f} +- {test.ci95:.3f}"
+                )
+            end = "" if sys.stderr.isatty() else "\n"
+            print(f"\r{done}/{args.deals} deals{where}", end=end, file=sys.stderr, flush=True)
 
     try:
         result = run_arena(
