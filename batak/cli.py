@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     au.add_argument(
-        "--levels", default="easy,normal,hard,expert", help="comma-separated computer levels"
+        "--levels", default="easy,normal,hard", help="comma-separated computer levels"
     )
     au.add_argument("--presets", default="standard,esli", help="comma-separated presets")
     au.add_argument("--deals", type=int, default=10, help="deals per level and preset")
@@ -252,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     db.add_argument("--deals", type=int, default=4, help="deals per preset (default 4)")
     db.add_argument("--presets", default="standard,esli", help="comma-separated presets")
-    db.add_argument("--levels", default="hard,expert", help="comma-separated computer levels")
+    db.add_argument("--levels", default="hard", help="comma-separated computer levels")
     db.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
     return parser
 

@@ -172,15 +172,13 @@ class Play:
 
     async def _computer_action(self, table: Table, seat: int) -> Action:
         """The computer's choice for ``seat`` (thought out in a worker process: the hard
-        level searches for a while and must not block the event loop; the expert level's
-        seconds-long thoughts have a worker of their own, so live tables never wait
-        behind them)."""
+        level searches for a while and must not block the event loop). A retired level
+        stored with a table (``expert``) is played by the level that replaced it."""
         assert table.match is not None
         level = table.seats[seat].bot_level or table.bot_level
         seed = ((table.settings.seed or 0) * 31 + table.match.move_number * 4 + seat) % (1 << 62)
         observation = table.match.observation(seat)
-        worker = workers.PONDERING if level == "expert" else workers.THINKING
-        action, cut = await worker.run(computer_decision, level, seed, observation)
+        action, cut = await workers.THINKING.run(computer_decision, level, seed, observation)
         METRICS.ai_decisions.labels(level).inc()
         if cut:
             METRICS.ai_decisions_cut.labels(level).inc()
