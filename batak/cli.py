@@ -183,9 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
             "contracts that the double-dummy par misses by two tricks or more."
         ),
     )
-    au.add_argument(
-        "--levels", default="easy,normal,hard", help="comma-separated computer levels"
-    )
+    au.add_argument("--levels", default="easy,normal,hard", help="comma-separated computer levels")
     au.add_argument("--presets", default="standard,esli", help="comma-separated presets")
     au.add_argument("--deals", type=int, default=10, help="deals per level and preset")
     au.add_argument("--samples", type=int, default=20, help="sampled deals per decision")
