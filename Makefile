@@ -85,6 +85,7 @@ play: $(VENV)/.installed
 bench: $(VENV)/.installed $(VENV)/.native
 	$(PY) -m batak bench
 	$(PY) -m batak playout-bench
+	$(PY) -m batak decision-bench
 	$(PY) -m batak solve-bench
 	$(PY) -m batak review-bench
 	$(PY) -m images bench
@@ -98,6 +99,7 @@ bench: $(VENV)/.installed $(VENV)/.native
 bench-quick: $(VENV)/.installed $(VENV)/.native
 	$(PY) -m batak bench --seconds 0.3
 	$(PY) -m batak playout-bench --seconds 0.3
+	$(PY) -m batak decision-bench --deals 1 --levels hard
 	$(PY) -m batak solve-bench --deals 1
 	$(PY) -m batak review-bench --deals 1 --presets standard,esli
 	$(PY) -m images bench -n 4

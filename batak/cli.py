@@ -183,9 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
             "contracts that the double-dummy par misses by two tricks or more."
         ),
     )
-    au.add_argument(
-        "--levels", default="easy,normal,hard,expert", help="comma-separated computer levels"
-    )
+    au.add_argument("--levels", default="easy,normal,hard", help="comma-separated computer levels")
     au.add_argument("--presets", default="standard,esli", help="comma-separated presets")
     au.add_argument("--deals", type=int, default=10, help="deals per level and preset")
     au.add_argument("--samples", type=int, default=20, help="sampled deals per decision")
@@ -246,6 +244,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rb.add_argument("--par-nodes", type=int, default=None, help="solver nodes for the par")
     rb.add_argument("--step-nodes", type=int, default=None, help="solver nodes per later position")
+    db = sub.add_parser(
+        "decision-bench",
+        help="CPU time per decision of the computer levels (p50/p95/max) on fixed positions",
+    )
+    db.add_argument("--deals", type=int, default=4, help="deals per preset (default 4)")
+    db.add_argument("--presets", default="standard,esli", help="comma-separated presets")
+    db.add_argument("--levels", default="hard", help="comma-separated computer levels")
+    db.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
     return parser
 
 
@@ -268,6 +274,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_review_bench(args)
         if args.command == "playout-bench":
             return cmd_playout_bench(args)
+        if args.command == "decision-bench":
+            return cmd_decision_bench(args)
         return cmd_bench(args)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -353,6 +361,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
         q += len(positions)
     elapsed = time.perf_counter() - start
     print(f"legal-move queries:    {q / elapsed:10,.0f} queries/s (legal_actions, uncached)")
+    return 0
+
+
+def cmd_decision_bench(args: argparse.Namespace) -> int:
+    """CPU time per decision of the named levels (``batak.ai.speed``)."""
+    from batak.ai.speed import print_bench
+
+    names = _bench_presets(args.presets)
+    if names is None:
+        return 2
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    bad = [x for x in levels if x not in PLAYER_KINDS]
+    if bad or args.deals < 1:
+        print("error: --levels takes computer levels, --deals at least 1", file=sys.stderr)
+        return 2
+    print_bench(levels, names, args.deals, args.seed)
     return 0
 
 
@@ -711,7 +735,15 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     def progress(done: int) -> None:
         if sys.stderr.isatty() or done % 10 == 0 or done == args.deals:
-            print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
+            where = ""
+            if test is not None and test.n >= 2:
+                # where the sequential test stands, so that a run stopped by hand says so
+                where = (
+                    f"; LLR {test.llr:+.2f} (bounds {test.spec.lower:+.2f} .. "
+                    f"{test.spec.upper:+.2f}), mean {test.mean:+.3f} +- {test.ci95:.3f}"
+                )
+            end = "" if sys.stderr.isatty() else "\n"
+            print(f"\r{done}/{args.deals} deals{where}", end=end, file=sys.stderr, flush=True)
 
     try:
         result = run_arena(

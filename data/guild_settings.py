@@ -10,6 +10,7 @@ from .base import (
     Row,
     _iso,
 )
+from .models import RETIRED_LEVELS
 from .settings import (
     SETTING_NAMES,
     GuildSettings,
@@ -35,7 +36,7 @@ class SettingsStore:
             pace=row["pace"],
             live_turn_timeout_s=row["live_turn_timeout_s"],
             async_turn_timeout_s=row["async_turn_timeout_s"],
-            bot_level=row["bot_level"],
+            bot_level=RETIRED_LEVELS.get(row["bot_level"], row["bot_level"]),
             use_threads=bool(row["use_threads"]),
             casual_hints=bool(row["casual_hints"]),
             achievements_line=bool(row["achievements_line"]),

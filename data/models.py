@@ -11,9 +11,13 @@ from typing import Any, Final
 LANGUAGES: Final = ("en", "tr", "de", "pt", "uk", "sw", "es", "fr")
 PRESETS: Final = ("standard", "classic", "esli", "koz-maca", "kanli")
 PACES: Final = ("live", "async")
-BOT_LEVELS: Final = ("easy", "normal", "hard", "expert")
+BOT_LEVELS: Final = ("easy", "normal", "hard")
 """The computer levels a server or table may choose: each a name ``batak.ai.make_player``
 knows (a test checks it); the settings refuse any other."""
+RETIRED_LEVELS: Final = {"expert": "hard"}
+"""Levels that were offered once and are no more, by the level that now plays for them:
+a server setting stored with one loads as that level (a stored table's seat keeps its
+name, and ``batak.ai.make_player`` seats the same level for it)."""
 AUTO_LEVEL: Final = "auto"
 BOT_LEVEL_SETTINGS: Final = (AUTO_LEVEL, *BOT_LEVELS)
 """A server's ``bot_level``: a level, or auto (:meth:`GuildSettings.table_level`)."""

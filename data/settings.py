@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .models import AUTO_LEVEL, BOT_LEVEL_SETTINGS, LANGUAGES, PACES, PRESETS, StoreError
+from .models import (
+    AUTO_LEVEL,
+    BOT_LEVEL_SETTINGS,
+    LANGUAGES,
+    PACES,
+    PRESETS,
+    RETIRED_LEVELS,
+    StoreError,
+)
 from .season_calendar import DEFAULT_TIMEZONE, SEASON_MODES, zone
 
 SETTING_CODES: Final = frozenset(
@@ -74,12 +82,12 @@ class GuildSettings:
     updated_at: str | None = field(default=None, compare=False)
 
     def table_level(self, pace: str, daily: bool = False) -> str:
-        """The level of a new table of ``pace``: the server's if it set one, else expert
+        """The level of a new table of ``pace``: the server's if it set one, else hard
         at async tables (people take hours over a turn there) and normal at live ones and
         in the ``daily`` match (played in one sitting)."""
         if self.bot_level != AUTO_LEVEL:
-            return self.bot_level
-        return "expert" if pace == "async" and not daily else "normal"
+            return RETIRED_LEVELS.get(self.bot_level, self.bot_level)
+        return "hard" if pace == "async" and not daily else "normal"
 
     def turn_timeout_s(self, pace: str | None = None) -> int:
         p = pace or self.pace

@@ -48,6 +48,15 @@ class Metrics:
         self.moves = Counter(
             "batak_moves", "Moves committed, by who made them", ["actor"], registry=r
         )
+        self.ai_decisions = Counter(
+            "batak_ai_decisions", "Computer moves thought out, by level", ["level"], registry=r
+        )
+        self.ai_decisions_cut = Counter(
+            "batak_ai_decisions_cut",
+            "Computer moves whose thinking the wall-clock guard cut short (a starved CPU)",
+            ["level"],
+            registry=r,
+        )
         self.ack_latency = Histogram(
             "batak_interaction_ack_seconds",
             "Seconds from an interaction's arrival to Discord's answer to its acknowledgement",

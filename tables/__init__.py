@@ -21,7 +21,7 @@ its stored log through the engine.
   object given the registry, no mixins), the daily match, restart.
 """
 
-from .computer import computer_choice, hint_for, make_computer
+from .computer import computer_choice, computer_decision, hint_for, make_computer
 from .errors import IllegalMove, ServiceError, StaleAction
 from .events import (
     ActionApplied,
@@ -93,6 +93,7 @@ __all__ = [
     "as_pace",
     "can_be_rated",
     "computer_choice",
+    "computer_decision",
     "hint_for",
     "is_preset_unchanged",
     "is_tryout",

@@ -21,6 +21,14 @@ def computer_choice(level: str, seed: int, observation: Observation) -> Action:
     return make_computer(level, seed).choose(observation)
 
 
+def computer_decision(level: str, seed: int, observation: Observation) -> tuple[Action, bool]:
+    """:func:`computer_choice` and whether the player's wall-clock guard cut its thinking
+    short (a starved CPU: the table service counts those, ``batak_ai_decisions_cut``)."""
+    player = make_computer(level, seed)
+    action = player.choose(observation)
+    return action, bool(getattr(player, "decisions_cut", 0))
+
+
 def hint_for(observation: Observation, budget: float = 0.25) -> tuple[Action, Hint]:
     """Advice for the seat of ``observation``: the hard level's action and its reason
     (a structured ``Hint``, formatted per language by the cog). Only that seat's

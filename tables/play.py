@@ -25,7 +25,7 @@ from data import (
 from ops.metrics import METRICS
 
 from . import workers
-from .computer import computer_choice, hint_for
+from .computer import computer_decision, hint_for
 from .errors import IllegalMove, ServiceError, StaleAction
 from .events import (
     ActionApplied,
@@ -172,15 +172,17 @@ class Play:
 
     async def _computer_action(self, table: Table, seat: int) -> Action:
         """The computer's choice for ``seat`` (thought out in a worker process: the hard
-        level searches for a while and must not block the event loop; the expert level's
-        seconds-long thoughts have a worker of their own, so live tables never wait
-        behind them)."""
+        level searches for a while and must not block the event loop). A retired level
+        stored with a table (``expert``) is played by the level that replaced it."""
         assert table.match is not None
         level = table.seats[seat].bot_level or table.bot_level
         seed = ((table.settings.seed or 0) * 31 + table.match.move_number * 4 + seat) % (1 << 62)
         observation = table.match.observation(seat)
-        worker = workers.PONDERING if level == "expert" else workers.THINKING
-        return await worker.run(computer_choice, level, seed, observation)
+        action, cut = await workers.THINKING.run(computer_decision, level, seed, observation)
+        METRICS.ai_decisions.labels(level).inc()
+        if cut:
+            METRICS.ai_decisions_cut.labels(level).inc()
+        return action
 
     async def commit(
         self, table: Table, seat: int, action: Action, actor: Actor, events: list[TableEvent]

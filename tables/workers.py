@@ -1,7 +1,7 @@
 """CPU work away from the event loop: one worker process draws pictures, one thinks.
 
-(And two that start on first use: one for the expert level's long thoughts, one for
-the heavy work people ask for: replays, reviews, the daily comparison.)
+(And one that starts on first use, for the heavy work people ask for: replays, reviews,
+the daily comparison.)
 
 Drawing a table (Pillow) and a computer player's search (pure Python) are CPU work. In
 a thread they would hold the bot process's GIL, and every interaction waiting to be
@@ -198,9 +198,6 @@ def _warm_up_drawing() -> None:
 BACKGROUND = 10
 DRAWING = Worker("drawing", _warm_up_drawing, BACKGROUND)
 THINKING = Worker("thinking", niceness=BACKGROUND)
-# The expert level thinks about 2 s a move (async tables only): a process of its own, so a
-# live table's computer move never queues behind an async table's long thought.
-PONDERING = Worker("pondering", niceness=BACKGROUND)
 # What one person can ask for many times, seconds each: replays (an animated picture of a
 # whole deal, uploaded files too), reviews and the daily comparison (double-dummy searches).
 # A process of their own, lower still: a table's or a hand's picture in the drawing worker
@@ -225,5 +222,4 @@ def alive() -> dict[str, bool]:
 def close_all() -> None:
     DRAWING.close()
     THINKING.close()
-    PONDERING.close()
     HEAVY.close()

@@ -47,8 +47,8 @@ par misses by :data:`OVERBID_TRICKS` or more counts as an overbid; contracts
 the dealer was forced into are not bids and are left out.
 
 Everything is deterministic for a seed: the sampled deals come from a random
-stream keyed by the seed, the deal and the move, and the hard and expert levels
-play with their wall-clock guard off (their decisions depend on the seed alone).
+stream keyed by the seed, the deal and the move, and the hard level plays with
+its wall-clock guard off (their decisions depend on the seed alone).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 
 from batak.ai import make_player
 from batak.ai.base import Player
-from batak.ai.bots import ExpertPlayer, HardPlayer
+from batak.ai.bots import HardPlayer
 from batak.ai.knowledge import Knowledge, infer, sample_hands, sample_unconstrained
 from batak.ai.sim import distinct_cards
 from batak.cards import ABOVE, SUIT_MASKS, SUITS, CardMask, Suit
@@ -105,7 +105,7 @@ CATEGORIES = (
 )
 """The kinds of clear blunder, in the order they are tried (see the module's notes)."""
 
-LEVELS = ("easy", "normal", "hard", "expert")
+LEVELS = ("easy", "normal", "hard")
 """The computer levels the audit plays by default."""
 
 
@@ -484,8 +484,6 @@ def audit_player(level: str, seed: int) -> Player:
     """The level's player with its wall-clock guard off (decisions by seed alone)."""
     if level == "hard":
         return HardPlayer(seed, clock=lambda: 0.0)
-    if level == "expert":
-        return ExpertPlayer(seed, clock=lambda: 0.0)
     return make_player(level, seed)
 
 

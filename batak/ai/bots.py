@@ -1,4 +1,4 @@
-"""The ``normal``, ``hard`` and ``expert`` computer players.
+"""The ``normal`` and ``hard`` computer players.
 
 All receive only an :class:`~batak.deal.Observation` and return one of its
 legal actions.
@@ -13,10 +13,13 @@ legal actions.
   hands are small it solves each sampled deal exactly. The work is counted in
   simulated card plays, so a decision is the same for a given seed whatever
   the machine's load; a wall-clock guard (:data:`GUARD_SECONDS`) stops only a
-  decision starved of CPU. It bids by the trick model's formula with expected tricks
-  from play-outs.
-* ``expert``: ``hard`` with :data:`EXPERT_BUDGET` per decision and its own
-  guard (:data:`EXPERT_GUARD`).
+  decision starved of CPU. A card decision stops once it is settled (a sequential
+  test on the paired differences, :func:`_prune`). It bids by the trick model's
+  formula with expected tricks from play-outs.
+
+(An ``expert`` level, hard with eight times the work per decision, was not shown
+stronger than hard by the arena's sequential test and is gone: see
+``docs/computer-players.md``.)
 
 What the arena measured for these choices, and for the variants that were tried
 and left out, is in ``docs/computer-players.md``; the variants still worth
@@ -32,8 +35,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from batak.ai.bidding import BidChoice, choose_bid, choose_trump, model_for, tricks_mean
-from batak.ai.easy import best_trump, estimate_tricks
-from batak.ai.knowledge import Knowledge, infer, sample_hands, sample_unconstrained
+from batak.ai.easy import hand_best_trump, hand_estimate
+from batak.ai.knowledge import (
+    Knowledge,
+    deal_order,
+    infer,
+    sample_hands,
+    sample_unconstrained,
+)
 from batak.ai.sim import (
     Solver,
     Table,
@@ -61,7 +70,33 @@ EXACT_CARDS = 4
 """Solve exactly once every hand holds at most this many cards."""
 
 HARD_BUDGET = 0.25
-"""The hard level's thinking per decision, in seconds of work."""
+"""The hard level's thinking per decision, in seconds of work (an upper bound: the
+stopping rule usually settles a card decision well before it)."""
+
+MAX_WORLDS = 400
+"""Sampled deals per card decision at most (at :data:`HARD_BUDGET`; more with a
+larger budget)."""
+
+BID_WORLDS = 300
+"""Sampled deals per bid or trump decision at most (at :data:`HARD_BUDGET`)."""
+
+MIN_WORLDS = 16
+"""Sampled deals a decision simulates before its stopping rule may end it."""
+
+CHECK_EVERY = 4
+"""The stopping rule looks at the paired differences every this many sampled deals
+while there are few, then every eighth of the deals so far (:func:`_check_step`)."""
+
+PRUNE_Z = 2.0
+"""Standard errors of the paired difference that drop a card or settle a decision."""
+
+INDIFFERENCE = 0.01
+"""Once no card left can beat the best by this share of the spread of the best card's
+outcomes (at :data:`PRUNE_Z` standard errors), the decision stops."""
+
+TRUSTED_WORLDS = 16
+"""A decision the wall-clock guard cut before this many sampled deals plays the
+normal level's card instead of its ranking so far."""
 
 
 def _legal_cards(obs: Observation) -> CardMask:
@@ -153,16 +188,25 @@ def auction_fit(obs: Observation, hands: list[CardMask]) -> float:
     that passed should not have expected more than the bid it declined, unless
     its partner held the high bid (partners leave the contract to each other:
     :func:`batak.ai.bidding.choose_bid`). The weight falls off smoothly (the calls
-    are evidence, not proof).
+    are evidence, not proof). ``hands`` are the 13-card hands; a decision that weighs
+    many deals builds :func:`fit_function` once instead.
     """
+    return fit_function(obs)(hands)
+
+
+def fit_function(obs: Observation) -> Callable[[list[CardMask]], float]:
+    """:func:`auction_fit` for ``obs``, with what depends only on the observation (the
+    calls, the bids they declined, which trump each seat's hand is valued with)
+    worked out once: the returned function takes the 13-card hands of a sampled deal."""
     rules = obs.rules
     if rules.blind_bidding or not obs.calls:
-        return 1.0
+        return lambda hands: 1.0
     model = model_for(rules)
     high = 0
     high_seat = -1
-    penalty = 0.0
-    seen_mean: dict[int, float] = {}
+    # (seat, sign, bound): the call's shortfall is sign * (mean - bound) where ``mean``
+    # is the trick model's figure for the seat's hand.
+    terms: list[tuple[int, float, float]] = []
     for seat, bid in obs.calls:
         if seat == obs.seat:
             if bid is not None:
@@ -170,31 +214,41 @@ def auction_fit(obs: Observation, hands: list[CardMask]) -> float:
             continue
         if bid is None and rules.partnership and high_seat == partner(seat):
             continue  # left the contract to its partner: that says nothing of its hand
-        mean = seen_mean.get(seat)
-        if mean is None:
-            hand = hands[seat]
-            if rules.fixed_trump is not None:
-                est = estimate_tricks(hand, rules.fixed_trump)
-            elif obs.contract is not None and obs.contract.seat == seat and obs.trump is not None:
-                est = estimate_tricks(hand, obs.trump)
-            else:
-                est = best_trump(hand)[1]
-            mean = model.intercept + model.slope * est
-            seen_mean[seat] = mean
         if bid is None:
-            floor = max(high + 1, rules.min_bid)
-            d = mean - (floor + 0.5)
+            terms.append((seat, 1.0, max(high + 1, rules.min_bid) + 0.5))
         else:
-            d = (bid - 0.8) - mean
+            terms.append((seat, -1.0, bid - 0.8))
             high, high_seat = bid, seat
-        if d > 0:
-            penalty += d * d
-    return math.exp(-0.5 * penalty)
+    trump_of: dict[int, int] = {}
+    for seat, _sign, _bound in terms:
+        if rules.fixed_trump is not None:
+            trump_of[seat] = int(rules.fixed_trump)
+        elif obs.contract is not None and obs.contract.seat == seat and obs.trump is not None:
+            trump_of[seat] = int(obs.trump)
+        else:
+            trump_of[seat] = -1  # the hand's best trump
+    intercept, slope = model.intercept, model.slope
+
+    def fit(hands: list[CardMask]) -> float:
+        means: dict[int, float] = {}
+        for seat, t in trump_of.items():
+            hand = hands[seat]
+            est = hand_best_trump(hand)[1] if t < 0 else hand_estimate(hand, t)
+            means[seat] = intercept + slope * est
+        penalty = 0.0
+        for seat, sign, bound in terms:
+            d = sign * (means[seat] - bound)
+            if d > 0:
+                penalty += d * d
+        return math.exp(-0.5 * penalty)
+
+    return fit
 
 
-def _original_hands(obs: Observation, hands: list[CardMask]) -> list[CardMask]:
-    """The 13-card hands of a sampled world (current hands plus cards played)."""
-    full = list(hands)
+def _played_by(obs: Observation) -> tuple[CardMask, CardMask, CardMask, CardMask]:
+    """The cards each seat has played so far in this deal (a sampled deal's current
+    hands with these are its 13-card hands)."""
+    full = [0, 0, 0, 0]
     for t in obs.tricks:
         for i, c in enumerate(t.cards):
             full[(t.leader + i) % 4] |= 1 << c
@@ -202,7 +256,7 @@ def _original_hands(obs: Observation, hands: list[CardMask]) -> list[CardMask]:
         assert obs.trick_leader is not None
         for i, c in enumerate(obs.trick):
             full[(obs.trick_leader + i) % 4] |= 1 << c
-    return full
+    return full[0], full[1], full[2], full[3]
 
 
 class HardPlayer:
@@ -227,6 +281,14 @@ class HardPlayer:
         """The guard's clock (tests give one that stands still: decisions then depend
         on the seed alone, whatever the machine's load)."""
         self.last_analysis: PlayAnalysis | None = None
+        self.indifference = INDIFFERENCE
+        self.min_worlds = MIN_WORLDS
+        """Sampled deals a card decision simulates before its stopping rule may end it."""
+        """Differences below this share of the outcomes' spread count as none (:func:`_prune`)."""
+        self.decisions = 0
+        """Decisions this player simulated (bids, trump and cards)."""
+        self.decisions_cut = 0
+        """Of those, the ones its wall-clock guard cut short (a starved CPU)."""
 
     def choose(self, observation: Observation) -> Action:
         obs = observation
@@ -281,31 +343,47 @@ class HardPlayer:
         rng = self._decision_rng(obs)
         suits = (rules.fixed_trump,) if rules.fixed_trump is not None else SUITS
         know = infer(obs)
+        order = deal_order(know)
+        fit = fit_function(obs)
         seat = obs.seat
         holder_bid = obs.contract.bid if obs.contract is not None else rules.min_bid
         tables = [Table.of(rules, int(s), seat, holder_bid) for s in suits]
         sums = [0.0] * len(suits)
         weights = 0.0
         limit = max(8, int(self.budget * PLAYS_PER_SECOND / (52 * len(suits))))
-        limit = min(limit, self._world_cap(300))
-        start = self._clock()
+        limit = min(limit, self._world_cap(BID_WORLDS))
+        deadline = self._clock() + self.guard
         broken = rules.trump_lead == "free"
-        for i in range(limit):
-            hands = sample_hands(know, rng) or sample_unconstrained(know, rng)
-            weight = max(auction_fit(obs, hands), 1e-6)
+        done = 0
+        cut = False
+        for _ in range(limit):
+            if self._clock() > deadline:
+                cut = True
+                break
+            hands = (sample_hands(know, rng, order=order) if order is not None else None) or (
+                sample_unconstrained(know, rng)
+            )
+            weight = max(fit(hands), 1e-6)
             weights += weight
             for j, table in enumerate(tables):
                 won = rollout(table, list(hands), [], seat, broken, [0, 0, 0, 0])
                 sums[j] += weight * side_tricks(rules, won, seat)
-            if i >= 8 and self._clock() - start > self.guard:
-                break
+            done += 1
+        self._count(cut)
         blend = 0.5 if rules.partnership else 0.7
+        if done < MIN_WORLDS:
+            blend = 0.0  # cut short before the play-outs say much: the trick model alone
         sd = 1.5 if rules.partnership else 0.9
         means = {}
         for j, s in enumerate(suits):
-            rolled = sums[j] / weights
+            rolled = sums[j] / weights if weights else 0.0
             means[s] = blend * rolled + (1 - blend) * tricks_mean(rules, obs.hand, s)
         return means, sd
+
+    def _count(self, cut: bool) -> None:
+        self.decisions += 1
+        if cut:
+            self.decisions_cut += 1
 
     # --- card play -------------------------------------------------------------
 
@@ -313,9 +391,12 @@ class HardPlayer:
         """How much a sampled deal (the hands held now) counts in this card decision:
         how well it fits the calls (:func:`auction_fit`), 1 when there were none.
         Built once per decision; an experimental player may weigh in more evidence."""
-        if not obs.calls:
+        if not obs.calls or obs.rules.blind_bidding:
             return lambda hands: 1.0
-        return lambda hands: auction_fit(obs, _original_hands(obs, hands))
+        fit = fit_function(obs)
+        played = _played_by(obs)
+        p0, p1, p2, p3 = played
+        return lambda hands: fit([hands[0] | p0, hands[1] | p1, hands[2] | p2, hands[3] | p3])
 
     def analyse_play(self, obs: Observation, force: bool = False) -> PlayAnalysis:
         """Evaluate the legal cards; ``force`` simulates even when only one card
@@ -343,8 +424,7 @@ class HardPlayer:
         work = 0.0
         worlds = 0
         deadline = self._clock() + self.guard
-        max_worlds = self._world_cap(400)
-        min_worlds = 6
+        max_worlds = self._world_cap(MAX_WORLDS)
         solver = Solver(table, util) if exact else None
         fallbacks = 0
         side_total = 0.0
@@ -352,8 +432,13 @@ class HardPlayer:
         w_total = 0.0
         weights_seen: list[float] = []
         weigh = self.world_weight(obs, table)
+        order = deal_order(know)
+        cut = False
         while worlds < max_worlds:
-            hands = sample_hands(know, rng)
+            if self._clock() > deadline:
+                cut = True
+                break
+            hands = sample_hands(know, rng, order=order) if order is not None else None
             if hands is None:
                 fallbacks += 1
                 hands = sample_unconstrained(know, rng)
@@ -383,87 +468,85 @@ class HardPlayer:
                 st.total += weight * u
                 st.tricks += weight * side_tricks(rules, final, seat)
                 st.makes += weight * (1.0 if contract_made(rules, contract, final) else 0.0)
-            if worlds >= min_worlds and (work >= work_budget or self._clock() > deadline):
+            if worlds >= self.min_worlds and work >= work_budget:
                 break
-            if worlds % 8 == 0:
-                _prune(stats, weights_seen)
-                if sum(st.active for st in stats) == 1 and not force:
+            if worlds >= self.min_worlds and worlds % _check_step(worlds) == 0:
+                settled = _prune(stats, weights_seen, self.indifference)
+                if settled and not force:
                     break
+        self._count(cut)
         best = max((st for st in stats if st.active), key=lambda st: (round(st.value, 9), -st.card))
         if best.weight:
             side_total = best.tricks / best.weight
             make_total = best.makes / best.weight
             w_total = best.weight
+        chosen = best.card
+        if cut and worlds < TRUSTED_WORLDS and sum(st.active for st in stats) > 1:
+            # Cut short by the guard before the sampled deals could rank the cards: the
+            # normal level's card, never worse than what that level would play.
+            chosen = normal_card(obs, know)
         analysis = PlayAnalysis(
             stats,
             worlds,
             exact,
-            best.card,
+            chosen,
             side_total,
             make_total if holder_side else 1 - make_total,
-            {"fallbacks": float(fallbacks), "weight": w_total},
+            {"fallbacks": float(fallbacks), "weight": w_total, "cut": float(cut)},
         )
         self.last_analysis = analysis
         return analysis
 
 
-EXPERT_BUDGET = 2.0
-"""The expert level's thinking per decision, in seconds of work (eight times hard's)."""
-
-EXPERT_GUARD = 2.2
-"""The expert level stops a decision starved of CPU after this many seconds (so its
-decisions stay under 2.5 s on a busy machine)."""
-
-
-class ExpertPlayer(HardPlayer):
-    """The hard level with :data:`EXPERT_BUDGET` per decision (for async tables)."""
-
-    name = "expert"
-
-    def __init__(
-        self,
-        seed: int | None = 0,
-        budget: float = EXPERT_BUDGET,
-        guard: float | None = None,
-        clock: Callable[[], float] = time.perf_counter,
-    ) -> None:
-        super().__init__(
-            seed,
-            budget=budget,
-            guard=min(EXPERT_GUARD, max(GUARD_SECONDS, 4 * budget)) if guard is None else guard,
-            clock=clock,
-        )
+def _check_step(worlds: int) -> int:
+    """Sampled deals between two looks of the stopping rule: :data:`CHECK_EVERY` up to
+    64 deals, then a power of two between a sixteenth and an eighth of the deals so far
+    (a look costs time in proportion to the deals, so the looks thin out as they grow)."""
+    return max(CHECK_EVERY, 1 << max(0, worlds.bit_length() - 4))
 
 
-def _prune(stats: list[CardStats], weights: list[float]) -> None:
-    """Stop simulating cards that are clearly worse than the current best.
+def _prune(stats: list[CardStats], weights: list[float], indifference: float) -> bool:
+    """The sequential test on the paired differences; True when the decision is settled.
 
-    A card is dropped when its paired difference from the best card (same
-    sampled deals) is below zero by more than two standard errors.
+    Every active card is compared with the current best on the same sampled deals:
+    the weighted mean of its paired difference and that mean's standard error. A
+    card below the best by more than :data:`PRUNE_Z` standard errors is dropped
+    (clearly worse). The decision is settled when one card is left, or when no card
+    left can be better than the best by ``indifference`` times the spread of the
+    best card's outcomes (its standard deviation over the sampled deals) at the same
+    confidence: the candidates barely differ, and more deals would not change the
+    expected score by much whichever is played. (The spread is the scale because a
+    preset's scores have their own unit: tens of points a deal on standard, a few in
+    partnerships.)
     """
     active = [st for st in stats if st.active]
     best = max(active, key=lambda st: (st.value, -st.card))
     total = sum(weights)
     if total <= 0:
-        return
+        return False
+    bv = best.values
+    bmean = best.value
+    spread = math.sqrt(sum(w * (u - bmean) ** 2 for w, u in zip(weights, bv, strict=True)) / total)
+    enough = indifference * spread + 1e-9
+    settled = True
     for st in active:
         if st is best:
             continue
-        diffs = [a - b for a, b in zip(st.values, best.values, strict=True)]
+        diffs = [a - b for a, b in zip(st.values, bv, strict=True)]
         mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
         var = sum(w * w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True))
         se = math.sqrt(var) / total
-        if mean + 2.0 * se + 1e-9 < 0:
+        if mean + PRUNE_Z * se + 1e-9 < 0:
             st.active = False
+        elif mean + PRUNE_Z * se > enough:
+            settled = False
+    return settled
 
 
 __all__ = [
-    "EXPERT_BUDGET",
-    "EXPERT_GUARD",
     "HARD_BUDGET",
     "PLAYS_PER_SECOND",
     "CardStats",
-    "ExpertPlayer",
     "HardPlayer",
     "NormalPlayer",
     "PlayAnalysis",

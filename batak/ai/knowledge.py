@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from batak.ai.sim import draw_hands
 from batak.cards import FULL_DECK, SUIT_MASKS, CardMask
 from batak.deal import Observation
 from batak.play import add_card, breaks_trump, broken_at_start, excluded_by_play, lead_code
@@ -136,13 +137,10 @@ def infer(obs: Observation) -> Knowledge:
     )
 
 
-def sample_hands(know: Knowledge, rng: random.Random, tries: int = 60) -> list[CardMask] | None:
-    """Four hands consistent with ``know``, drawn at random (``None`` if none found).
-
-    Cards that only one seat may hold go there; the rest are dealt one by one,
-    most constrained first, each to a seat that may hold it, weighted by the
-    room left in that seat's hand. A dead end restarts the draw.
-    """
+def deal_order(know: Knowledge) -> list[tuple[int, int]] | None:
+    """``(number of other seats that may hold it, card)`` for every unseen card, most
+    constrained first (``None`` when some card has nowhere to go). It depends on
+    ``know`` alone: a decision computes it once for all its sampled deals."""
     seat = know.seat
     others = [s for s in range(4) if s != seat]
     cards: list[tuple[int, int]] = []
@@ -160,41 +158,28 @@ def sample_hands(know: Knowledge, rng: random.Random, tries: int = 60) -> list[C
             return None
         cards.append((opts.bit_count(), c))
     cards.sort()
-    for _ in range(tries):
-        hands = [0, 0, 0, 0]
-        hands[seat] = know.hand
-        room = [know.sizes[0], know.sizes[1], know.sizes[2], know.sizes[3]]
-        ok = True
-        order = cards
-        if len(order) > 1:
-            # Shuffle within equal constraint levels so ties do not bias the draw.
-            order = sorted(cards, key=lambda t: (t[0], rng.random()))
-        for _n, c in order:
-            bitc = 1 << c
-            total = 0
-            for s in others:
-                if poss[s] & bitc and room[s] > 0:
-                    total += room[s]
-            if total == 0:
-                ok = False
-                break
-            r = rng.random() * total
-            for s in others:
-                if poss[s] & bitc and room[s] > 0:
-                    r -= room[s]
-                    if r < 0:
-                        hands[s] |= bitc
-                        room[s] -= 1
-                        break
-            else:  # rounding: give it to the last seat with room
-                for s in reversed(others):
-                    if poss[s] & bitc and room[s] > 0:
-                        hands[s] |= bitc
-                        room[s] -= 1
-                        break
-        if ok and all(room[s] == 0 for s in others):
-            return hands
-    return None
+    return cards
+
+
+def sample_hands(
+    know: Knowledge,
+    rng: random.Random,
+    tries: int = 60,
+    order: list[tuple[int, int]] | None = None,
+) -> list[CardMask] | None:
+    """Four hands consistent with ``know``, drawn at random (``None`` if none found).
+
+    Cards that only one seat may hold go there; the rest are dealt one by one,
+    most constrained first, each to a seat that may hold it, weighted by the
+    room left in that seat's hand. A dead end restarts the draw. ``order`` is
+    :func:`deal_order` of ``know`` when the caller kept it (the loop itself is
+    :func:`batak.ai.sim.draw_hands`, compiled).
+    """
+    if order is None:
+        order = deal_order(know)
+        if order is None:
+            return None
+    return draw_hands(know.seat, know.hand, know.possible, know.sizes, order, rng.random, tries)
 
 
 def sample_unconstrained(know: Knowledge, rng: random.Random) -> list[CardMask]:

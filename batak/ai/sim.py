@@ -494,6 +494,58 @@ def distinct_cards(legal: CardMask, rest: CardMask) -> list[int]:
     return out
 
 
+def draw_hands(
+    seat: int,
+    hand: CardMask,
+    poss: tuple[CardMask, CardMask, CardMask, CardMask],
+    sizes: tuple[int, int, int, int],
+    cards: list[tuple[int, int]],
+    rand: Callable[[], float],
+    tries: int,
+) -> list[CardMask] | None:
+    """The dealing loop of :func:`batak.ai.knowledge.sample_hands`, compiled: ``cards``
+    holds ``(number of seats that may hold it, card)`` for every unseen card, sorted;
+    the same draws from ``rand`` give the same hands as the Python loop did."""
+    others = [s for s in range(4) if s != seat]
+    for _ in range(tries):
+        hands = [0, 0, 0, 0]
+        hands[seat] = hand
+        room = [sizes[0], sizes[1], sizes[2], sizes[3]]
+        ok = True
+        order: list[tuple[int, float, int]] = [(n, 0.0, c) for n, c in cards]
+        if len(order) > 1:
+            # Shuffle within equal constraint levels so ties do not bias the draw.
+            order = sorted([(n, rand(), c) for n, c in cards])
+        for _n, _r, c in order:
+            bitc = 1 << c
+            total = 0
+            for s in others:
+                if poss[s] & bitc and room[s] > 0:
+                    total += room[s]
+            if total == 0:
+                ok = False
+                break
+            r = rand() * total
+            placed = False
+            for s in others:
+                if poss[s] & bitc and room[s] > 0:
+                    r -= room[s]
+                    if r < 0:
+                        hands[s] |= bitc
+                        room[s] -= 1
+                        placed = True
+                        break
+            if not placed:  # rounding: give it to the last seat with room
+                for s in reversed(others):
+                    if poss[s] & bitc and room[s] > 0:
+                        hands[s] |= bitc
+                        room[s] -= 1
+                        break
+        if ok and all(room[s] == 0 for s in others):
+            return hands
+    return None
+
+
 class Solver:
     """Exact play with perfect information (max^n): every seat maximises its own
     utility; ties go to more tricks for its side. A transposition table keeps

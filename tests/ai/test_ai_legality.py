@@ -13,7 +13,7 @@ from batak.rules import PRESET_NAMES, preset
 
 
 def test_player_kinds() -> None:
-    assert PLAYER_KINDS == ("random", "easy", "normal", "hard", "expert")
+    assert PLAYER_KINDS == ("random", "easy", "normal", "hard")
     for kind in PLAYER_KINDS:
         assert make_player(kind, 1).name == kind
 

@@ -180,8 +180,8 @@ async def test_async_table_pings_once_per_turn_streak_as_each_person_chose() -> 
         guild = d.create_guild("Cafe", owner=alice, members=[bob])
         env = {"DEV_GUILD_ID": str(guild.id)} | LIVE
         async with running_bot(d, env=env) as bot:
-            # The pings are tested, not the computers: normal ones (auto would pick expert
-            # at an async table, 2 s a card).
+            # The pings are tested, not the computers: normal ones (auto would pick hard
+            # at an async table).
             rec = await d.slash(
                 alice, "batak settings server", {"computer": "normal"}, wait="response"
             )

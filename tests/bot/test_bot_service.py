@@ -164,6 +164,8 @@ async def test_one_person_and_three_computers(env: Any) -> None:
     assert await service.add_bot(table.id, ALICE) == 1
     await service.start(table.id, ALICE)
     assert [s.is_bot for s in table.seats] == [False, True, True, True]
+    level = table.bot_level
+    decided_before = METRICS.registry.get_sample_value("batak_ai_decisions_total", {"level": level})
     match = table.match
     assert match is not None
     while not match.is_over:
@@ -176,6 +178,13 @@ async def test_one_person_and_three_computers(env: Any) -> None:
     assert rec.kinds("match") and table.finished
     actors = {e[4] for e in rec.kinds("action")}
     assert actors == {"player", "bot"}
+    # every computer move is counted for /metrics by level (and none was cut short here:
+    # the guard stops only a decision starved of CPU for seconds)
+    bot_moves = sum(1 for e in rec.kinds("action") if e[4] == "bot")
+    decided = METRICS.registry.get_sample_value("batak_ai_decisions_total", {"level": level})
+    assert decided == (decided_before or 0.0) + bot_moves
+    cut = METRICS.registry.get_sample_value("batak_ai_decisions_cut_total", {"level": level})
+    assert not cut
 
 
 async def test_stale_forged_and_double_clicks(env: Any) -> None:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from batak.ai.bidding import BidChoice, choose_bid, model_for, tricks_mean
 from batak.ai.bots import PLAYS_PER_SECOND, HardPlayer, auction_fit
+from batak.ai.easy import hand_best_trump, hand_estimate
 from batak.ai.knowledge import infer, sample_hands, sample_unconstrained
 from batak.ai.sim import Table, rollout, utility_table
 from batak.cards import SUITS, CardMask, Suit
@@ -45,55 +46,6 @@ from batak.play import broken_at_start, lead_code, partner
 from batak.scoring import side_tricks
 
 Util = Callable[[Sequence[int]], tuple[float, float, float, float]]
-
-
-def _chunk_tables() -> tuple[list[float], list[float], list[int]]:
-    """Per 13-card suit pattern: :func:`batak.ai.easy.estimate_tricks`'s count for it
-    as a side suit (without the shortness bonus) and as trump, and its length."""
-    side, trump, length = [], [], []
-    for chunk in range(1 << 13):
-        has = [bool(chunk >> (r - 2) & 1) for r in (14, 13, 12, 11)]
-        n = chunk.bit_count()
-        honours = sum(1.0 for h in has[:3] if h) + (0.5 if has[3] else 0.0)
-        trump.append(max(honours, min(n, 3) * 0.45) + max(0, n - 3) * 0.9)
-        v = 0.0
-        if has[0]:
-            v += 1.0
-        if has[1] and n >= 2:
-            v += 0.6 if has[0] else 0.45
-        if has[2] and n >= 3 and (has[0] or has[1]):
-            v += 0.3
-        side.append(v)
-        length.append(n)
-    return side, trump, length
-
-
-_SIDE, _TRUMP, _LENGTH = _chunk_tables()
-
-
-def hand_estimate(hand: CardMask, trump: int) -> float:
-    """:func:`batak.ai.easy.estimate_tricks` by table (the same count, summed in another
-    order: equal to it up to rounding)."""
-    chunks = [(hand >> (13 * s)) & 0x1FFF for s in range(4)]
-    trumps = _LENGTH[chunks[trump]]
-    total = _TRUMP[chunks[trump]]
-    for s in range(4):
-        if s != trump:
-            total += _SIDE[chunks[s]]
-            n = _LENGTH[chunks[s]]
-            if n <= 1 and trumps:
-                total += 0.4 * (2 - n) * min(1.0, trumps / 4)
-    return total
-
-
-def hand_best_trump(hand: CardMask) -> tuple[Suit, float]:
-    """:func:`batak.ai.easy.best_trump` by table."""
-    best, value = 0, -1.0
-    for t in range(4):
-        v = hand_estimate(hand, t)
-        if v > value + 1e-9:
-            best, value = t, v
-    return SUITS[best], value
 
 
 HOLDER_MARGIN = 0.2
