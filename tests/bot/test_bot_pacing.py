@@ -13,6 +13,7 @@ import logging
 
 import pytest
 
+from cogs.budget import GlobalBudget
 from cogs.pacing import EditPacer
 
 # How often the test yields to the event loop after moving the clock. A woken
@@ -225,4 +226,70 @@ async def test_by_default_the_pacer_runs_on_the_event_loop_clock() -> None:
     await pacer.flush(1)  # however slow the machine, flush returns after the edit
     assert len(times) == 2
     assert times[1] - times[0] >= 0.009  # never sooner than the interval (less jitter)
+    await pacer.close()
+
+
+async def test_a_wait_for_the_budget_ends_when_a_token_makes_the_key_exempt() -> None:
+    """A lobby's edit queued behind other tables' requests of the global limit: a press
+    on its message gives a token, so the edit goes at once, through it, and takes no
+    token of the budget (Start showed 9-14 s late at 200 tables before this)."""
+    clock = FakeClock()
+    budget = GlobalBudget(0.1, 1, clock=clock.time, sleep=clock.sleep)
+    await budget.take()  # spent: the next token comes in 10 s
+    edits: list[tuple[int, float]] = []
+    exempt: set[int] = set()
+
+    async def edit(key: int) -> None:
+        edits.append((key, clock.now))
+
+    pacer = EditPacer(
+        1.0, edit, clock=clock.time, sleep=clock.sleep, budget=budget, exempt=exempt.__contains__
+    )
+    pacer.request(1)  # through the channel: waits for the budget
+    await clock.advance(2.0)
+    assert edits == []
+    exempt.add(1)  # a press on the message: its token is fresh
+    pacer.request(1)
+    await clock.advance(0)
+    assert edits == [(1, 2.0)] and pacer.woken == 1
+    await clock.advance(20.0)
+    assert budget.taken == 1 and budget.queued == 0  # the cancelled wait took nothing
+    await pacer.close()
+
+
+async def test_a_request_that_is_not_exempt_still_waits_its_turn() -> None:
+    clock = FakeClock()
+    budget = GlobalBudget(0.1, 1, clock=clock.time, sleep=clock.sleep)
+    await budget.take()
+    edits: list[float] = []
+
+    async def edit(key: int) -> None:
+        edits.append(clock.now)
+
+    pacer = EditPacer(1.0, edit, clock=clock.time, sleep=clock.sleep, budget=budget)
+    pacer.request(1)
+    await clock.advance(2.0)
+    pacer.request(1)  # nothing changed: merged into the waiting edit
+    await clock.advance(20.0)
+    assert edits == [pytest.approx(10.0)] and pacer.woken == 0
+    await pacer.close()
+
+
+async def test_an_interval_wait_ends_when_the_key_becomes_urgent() -> None:
+    """A table edited just before Start: the start is shown at once, not after the
+    interval."""
+    clock, rec, _ = make()
+    urgent: set[int] = set()
+    pacer = EditPacer(
+        5.0, rec.edit, clock=clock.time, sleep=clock.sleep, urgent=urgent.__contains__
+    )
+    pacer.request(1)
+    await clock.advance(0.5)
+    pacer.request(1)  # too soon: waits for the interval
+    await clock.advance(0.5)
+    assert rec.times() == [0.0]
+    urgent.add(1)
+    pacer.request(1)
+    await clock.advance(0)
+    assert rec.times() == [0.0, 1.0] and pacer.woken == 1
     await pacer.close()
