@@ -17,6 +17,7 @@ from batak.ai.bots import (
     CardStats,
     HardPlayer,
     NormalPlayer,
+    _played_by,
     _prune,
     auction_fit,
     fit_function,
@@ -171,24 +172,12 @@ def test_the_per_decision_fit_weighs_deals_as_before() -> None:
             for _ in range(20):
                 hands = sample_hands(know, rng)
                 assert hands is not None
-                full = _original(obs, hands)
+                full = [h | p for h, p in zip(hands, _played_by(obs), strict=True)]
                 old = _old_auction_fit(obs, full)
                 assert math.isclose(fit(full), old, rel_tol=1e-9, abs_tol=1e-12)
                 assert math.isclose(auction_fit(obs, full), old, rel_tol=1e-9, abs_tol=1e-12)
                 compared += 1
     assert compared >= 200
-
-
-def _original(obs: Observation, hands: list[CardMask]) -> list[CardMask]:
-    full = list(hands)
-    for t in obs.tricks:
-        for i, c in enumerate(t.cards):
-            full[(t.leader + i) % 4] |= 1 << c
-    if obs.trick:
-        assert obs.trick_leader is not None
-        for i, c in enumerate(obs.trick):
-            full[(obs.trick_leader + i) % 4] |= 1 << c
-    return full
 
 
 def test_the_table_estimate_is_estimate_tricks() -> None:
