@@ -54,7 +54,7 @@ from .pictures import files_of
 from .replies import NO_PINGS, Languages
 from .review import review_view
 from .seats import SeatNotices
-from .table_message import Lobbies, edit_table, rematch_of, table_parts
+from .table_message import LatePictures, Lobbies, edit_table, rematch_of, table_parts
 from .table_tokens import TableTokens
 from .text.summaries import (
     deal_summary_text,
@@ -92,7 +92,8 @@ class Announcer:
         self.lobbies = Lobbies()  # the first edit after Start: the text before the picture
         budget: GlobalBudget | None = getattr(bot, "budget", None)  # see cogs.budget
         self.tokens = TableTokens(self.find)  # presses' tokens edit the table message
-        urgent, exempt = self.lobbies.starting, self.tokens.exempt
+        self.late = LatePictures(lambda table_id: self.pacer.request(table_id), self.lobbies)
+        urgent, exempt = self.late.urgent, self.tokens.exempt
         self.pacer = EditPacer(
             config.table_edit_interval, edit_table, budget=budget, urgent=urgent, exempt=exempt
         )
@@ -115,6 +116,7 @@ class Announcer:
         self.seat_notices = SeatNotices(self)
 
     async def close(self) -> None:
+        self.late.close()
         await self.pacer.close()
         await self.notice_pacer.close()
         for live in (self.live, self.watchers):
@@ -146,10 +148,6 @@ class Announcer:
             or self.closed.get(table_id)
         )
 
-    async def _table_payload(self, table: Table) -> MessagePayload:
-        bare, drawing = self._table_parts(table)
-        return replace(bare, files=files_of(await pictures.draw(drawing)))
-
     def _table_parts(self, table: Table) -> tuple[MessagePayload, pictures.Drawing | None]:
         return table_parts(table, self.notes.get(table.id), rematch_of(self.service, table))
 
@@ -162,7 +160,8 @@ class Announcer:
 
     async def post_table_message(self, table: Table) -> discord.Message:
         """Post the table's public message (again) and remember it."""
-        payload = await self._table_payload(table)
+        bare, drawing = self._table_parts(table)
+        payload = replace(bare, files=files_of(await pictures.draw(drawing)))
         msg = await self.channel(table).send(allowed_mentions=NO_PINGS, **payload.send_kwargs())
         await self.store.games.set_table_message(table.id, msg.id)
         table.game = replace(table.game, table_message_id=msg.id)
@@ -177,8 +176,8 @@ class Announcer:
         if mid is None:  # not posted yet: whoever opened the table posts it
             return
         bare, drawing = self._table_parts(table)
-        edit = partial(self._edit_message, table, mid)  # twice just after Start: edit_table
-        await edit_table(edit, bare, drawing, self.lobbies.shows(table))
+        edit = partial(self._edit_message, table, mid)
+        await edit_table(edit, bare, drawing, self.lobbies.shows(table), self.late, table_id)
 
     async def _edit_message(self, table: Table, mid: int, payload: MessagePayload) -> bool:
         """Edit the table message ``mid`` (through a press's token if one is fresh, else

@@ -114,6 +114,7 @@ class BatakCog(
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*FAMILIES)
+        self.hands.late.close()
         await self.announcer.close()
         await self.seasons.close()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -23,7 +23,7 @@ from .components import HINT, REFRESH, WAIT, HandClick, hand_components, hand_vi
 from .i18n import t
 from .live import LiveHands
 from .payload import Drawn, MessagePayload
-from .pictures import Picture, files_of
+from .pictures import LATE, Late, Picture, files_of
 from .replies import MOVE, NO_PINGS, Languages, is_admin, send
 from .text.hints import hint_message
 from .text.refusals import error_text
@@ -50,6 +50,8 @@ class Hands:
         self.announcer = announcer
         self.live = LiveHands(self.live_payload, announcer.find, interval, state=self.hand_state)
         announcer.live = self.live
+        # hand pictures drawn after their message went (a starved drawing worker)
+        self.late = pictures.LateDrawings(self._drawn_late)
 
     def hand_state(self, table: Table, seat: int, lang: str) -> Hashable:
         """Everything the hand message of ``seat`` is drawn from (see
@@ -82,8 +84,30 @@ class Hands:
         view = hand_components(table, seat, lang)  # the same buttons, no discord.py items
         drawing = pictures.hand_picture(table, seat, lang, looks)
         key = (looks, drawing.view) if drawing is not None else None
-        files = files_of(await pictures.draw(drawing)) if key != shown_picture else None
+        files = None
+        if key != shown_picture:
+            pic = await self._hand_picture(table, seat, drawing)
+            if pic is LATE:  # the buttons now, the picture with a later edit
+                payload = MessagePayload(clip(content), files=None, view=view)
+                return Drawn(payload, shown_picture, None, late=True)
+            files = files_of(pic)
         return Drawn(MessagePayload(clip(content), files=files, view=view), key, state)
+
+    async def _hand_picture(
+        self, table: Table, seat: int, drawing: pictures.Drawing | None
+    ) -> Picture | Late | None:
+        """A hand's picture, or :data:`~cogs.pictures.LATE` when it takes more than
+        :data:`~cogs.pictures.LATE_PICTURE` (a daily match's hand is not live: it waits)."""
+        if drawing is None or table.is_daily:
+            return await pictures.draw(drawing)
+        return await self.late.draw((table.id, seat), drawing, pictures.LATE_PICTURE)
+
+    def _drawn_late(self, key: Hashable) -> None:
+        """A hand's late picture is drawn: its live message is edited to show it."""
+        table_id, _ = cast(tuple[int, int], key)
+        table = self.announcer.find(table_id)
+        if table is not None:
+            self.live.request(table)
 
     async def hand_payload(
         self,
@@ -102,16 +126,20 @@ class Hands:
         if table.is_daily:
             drawings.insert(0, pictures.daily_table_picture(table, lang, looks))
         pics: list[Picture | None] = list(extra or [])
-        for drawing in drawings:
+        for drawing in drawings[:-1]:
             pics.append(await pictures.draw(drawing))
-        files = [f for p in pics for f in files_of(p)]
         last = drawings[-1]
-        key = (looks, last.view) if last is not None else None
+        pic = await self._hand_picture(table, seat, last)
+        late = pic is LATE
+        pics.append(None if isinstance(pic, Late) else pic)
+        files = [f for p in pics for f in files_of(p)]
+        key = (looks, last.view) if last is not None and not late else None
         return Drawn(
             MessagePayload(clip(content), files=files, view=view),
             key,
             # a hand with a notice on top is not the plain hand: the next change redraws it
-            state if notice is None and not extra else None,
+            state if notice is None and not extra and not late else None,
+            late=late,
         )
 
     async def looks(self, table: Table, seat: int) -> pictures.Looks:
@@ -141,6 +169,8 @@ class Hands:
         msg = await send(interaction, hand.content, files=hand.files, view=hand.shown_view)
         if msg is not None and not table.is_daily:
             self.live.opened(table, interaction.user.id, interaction, msg.id, lang, shown=drawn)
+            if drawn.late and not self.late.busy((table.id, seat)):
+                self.live.request(table)  # drawn while it was sent: shown now
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], click: HandClick) -> None:
         """A hand button. Only its owner's own hand message is ever edited (the click is
@@ -259,6 +289,8 @@ class Hands:
             release(drawn.message.shown_view)
         if live and interaction.message is not None:
             self.live.opened(table, user, interaction, interaction.message.id, lang, shown=drawn)
+            if drawn.late and not self.late.busy((table_id, my_seat)):
+                self.live.request(table)  # drawn while it was sent: shown now
 
     async def _daily_result_text(self, table: Table, lang: str) -> str:
         match = table.match

@@ -77,3 +77,6 @@ class Drawn:
     state: Hashable = None
     """What the message was drawn from (:data:`cogs.live.State`); None when it is not
     the plain view of the table (a notice on top): the next change draws it again."""
+    late: bool = False
+    """Its picture was not drawn in time: the message goes without it, and is edited
+    again once it is drawn (:class:`cogs.pictures.LateDrawings`)."""

@@ -6,13 +6,15 @@ only; a hand picture only for its owner's message.
 
 from __future__ import annotations
 
+import asyncio
+import enum
 import io
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -153,6 +155,86 @@ async def draw(drawing: Drawing | None, *, urgent: bool = False) -> Picture | No
     if key is not None:
         DRAWN.put(key, pic)
     return pic
+
+
+LATE_PICTURE = 3.0
+"""Seconds a live message (the table's, a hand) waits for its picture before it goes
+without it. A picture is drawn in a fraction of a second; one this late means a drawing
+worker starved of CPU, and the turn, the notes and the buttons do not wait for it."""
+
+
+READY_KEPT = 256
+"""Late pictures kept for the edit that shows them, at most (about 50 KB each)."""
+
+
+class Late(enum.Enum):
+    """The type of :data:`LATE`."""
+
+    LATE = "late"
+
+
+LATE: Final = Late.LATE
+"""A picture still being drawn: the message goes without it for now."""
+
+
+class LateDrawings:
+    """The pictures live messages stopped waiting for, by message (a table's, a seat's
+    hand). Each is still drawn, one a message at a time; once it is, ``again(key)`` asks
+    for the message to be edited again, and that edit takes it if the message still
+    shows the same (else it draws what the message shows then)."""
+
+    def __init__(self, again: Callable[[Hashable], None]) -> None:
+        self._again = again
+        self._drawing: dict[Hashable, asyncio.Future[Picture | None]] = {}
+        # drawn, not yet taken (a message gone meanwhile never takes it: the oldest go)
+        self._ready: OrderedDict[Hashable, tuple[Hashable, Picture | None]] = OrderedDict()
+
+    def busy(self, key: Hashable) -> bool:
+        """A late picture of ``key`` is being drawn."""
+        return key in self._drawing
+
+    async def draw(
+        self, key: Hashable, drawing: Drawing, seconds: float, *, urgent: bool = False
+    ) -> Picture | Late | None:
+        """The picture of ``drawing`` for the message ``key``: the late one if it is of
+        the same view, else drawn now if that takes at most ``seconds``; else
+        :data:`LATE` (and, while one is drawn for ``key``, at once)."""
+        known = self._ready.pop(key, None)
+        if known is not None and known[0] == drawing.view:
+            return known[1]
+        if key in self._drawing:
+            return LATE
+        drawn = asyncio.ensure_future(draw(drawing, urgent=urgent))
+        done, _ = await asyncio.wait({drawn}, timeout=seconds)
+        if done:
+            return drawn.result()
+        self._drawing[key] = drawn
+        view = drawing.view
+
+        def finished(future: asyncio.Future[Picture | None]) -> None:
+            if self._drawing.get(key) is not future:
+                return
+            del self._drawing[key]
+            if not future.cancelled():
+                self._ready[key] = (view, future.result())
+                while len(self._ready) > READY_KEPT:
+                    self._ready.popitem(last=False)
+                self._again(key)
+
+        drawn.add_done_callback(finished)
+        return LATE
+
+    def cancel(self, key: Hashable) -> None:
+        """Nobody waits for the late picture of ``key`` any more (its message is gone)."""
+        drawn = self._drawing.pop(key, None)
+        if drawn is not None:
+            drawn.cancel()
+        self._ready.pop(key, None)
+
+    def close(self) -> None:
+        for key in list(self._drawing):
+            self.cancel(key)
+        self._ready.clear()
 
 
 def _prepare(

@@ -2,17 +2,19 @@
 
 Its text and buttons are made on the event loop, at once; its picture is drawn in the
 drawing worker, which can take seconds on a busy machine. Every edit waits for the
-picture, but one: the first after Start. The message still shows the lobby's Join and
-Start then, so it is edited twice (:func:`edit_table`): the table's text and buttons at
-once, the picture as soon as it is drawn. Which messages show the lobby is known from
-this process's own posts and edits (:class:`Lobbies`).
+picture, but not for long: the first after Start (the message still shows the lobby's
+Join and Start) a moment, any other a few seconds. Past that (:func:`edit_table`) the
+table's text and buttons go at once, and the picture with a later edit, once it is
+drawn (:class:`LatePictures`). Which messages show the lobby is known from this
+process's own posts and edits (:class:`Lobbies`).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from dataclasses import replace
+from typing import cast
 
 from tables import Table, TableService
 
@@ -80,24 +82,63 @@ QUICK_PICTURE = 0.4
 """Seconds Start waits for the table's first picture before it shows the text alone."""
 
 
+class LatePictures(pictures.LateDrawings):
+    """The table pictures an edit stopped waiting for (:class:`~cogs.pictures.LateDrawings`,
+    by table), and which table's next edit goes before others: the first after Start, or
+    the one that shows a table's first picture, drawn late."""
+
+    def __init__(self, again: Callable[[int], None], lobbies: Lobbies | None = None) -> None:
+        super().__init__(lambda key: again(int(cast(int, key))))
+        self._lobbies = lobbies
+        self._first: set[int] = set()
+
+    def urgent(self, table_id: int) -> bool:
+        if self._lobbies is not None and self._lobbies.starting(table_id):
+            return True
+        return table_id in self._first and not self.busy(table_id)
+
+    def first(self, table_id: int, started: bool) -> bool:
+        """Whether this edit is to show the table's first picture: it has just
+        ``started``, or that picture was drawn late and is ready now."""
+        if started:
+            return True
+        if table_id in self._first and not self.busy(table_id):
+            self._first.discard(table_id)
+            return True
+        return False
+
+    def later(self, table_id: int, first: bool) -> None:
+        """The edit went without its picture; ``first``: the table's first one."""
+        if first:
+            self._first.add(table_id)
+
+
 async def edit_table(
-    edit: Edit, bare: MessagePayload, drawing: pictures.Drawing | None, started: bool
+    edit: Edit,
+    bare: MessagePayload,
+    drawing: pictures.Drawing | None,
+    started: bool,
+    late: LatePictures,
+    table_id: int,
 ) -> None:
-    """Edit the table message: once, with its picture. When the match has just
-    ``started`` and its picture is not drawn within :data:`QUICK_PICTURE`, first with the
-    table's text and buttons (the lobby's buttons go at once), then with the picture
-    once it is drawn (a failed drawing: the text stays)."""
-    if started and drawing is not None:
-        drawn = asyncio.ensure_future(pictures.draw(drawing, urgent=True))
-        done, _ = await asyncio.wait({drawn}, timeout=QUICK_PICTURE)
-        if done:  # one edit (through a press's token: cogs.table_tokens)
-            await edit(replace(bare, files=files_of(drawn.result())))
-            return
-        if await edit(bare):
-            pic = await drawn
-            if pic is not None:
-                with mode("urgent"):  # the table's first picture goes before other edits
-                    await edit(replace(bare, files=files_of(pic)))
+    """Edit the table message: once, with its picture. When the picture is not drawn
+    within :data:`QUICK_PICTURE` (the match has just ``started``) or
+    :data:`~cogs.pictures.LATE_PICTURE` (any other edit), the edit shows the table's text
+    and buttons at once (the lobby's buttons go; an older picture stays), and ``late``
+    asks for another edit when the picture is drawn. A failed drawing: the message goes
+    without a picture."""
+    first = late.first(table_id, started)
+    if drawing is None:
+        await edit(bare)
         return
-    pic = await pictures.draw(drawing)
-    await edit(replace(bare, files=files_of(pic)))
+    wait = QUICK_PICTURE if started else pictures.LATE_PICTURE
+    pic = await late.draw(table_id, drawing, wait, urgent=first)
+    if pic is pictures.LATE:
+        # the lobby had no picture; a table's old one stays until the new one is drawn
+        if await edit(bare if started else replace(bare, files=None)):
+            late.later(table_id, first)
+        else:
+            late.cancel(table_id)  # gone: posted again, with its own picture
+        return
+    with mode("urgent") if first else nullcontext():  # a table's first picture goes first
+        await edit(replace(bare, files=files_of(pic)))

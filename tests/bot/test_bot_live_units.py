@@ -323,3 +323,51 @@ async def test_a_hand_edit_is_the_request_discord_py_would_make() -> None:
     for first, second in ((0, 3), (1, 4), (2, 5), (6, 9), (7, 10), (8, 11)):
         assert recorder.calls[first] == recorder.calls[second]
     assert recorder.calls[1][1]["files"] == ["hand.png"]
+
+
+async def test_a_hand_whose_picture_is_late_goes_with_its_buttons_first(
+    monkeypatch: Any,
+) -> None:
+    """A starved drawing worker does not hold a hand's buttons: past LATE_PICTURE the
+    hand goes without its new picture (the old one kept), and once the picture is drawn
+    the live hand is asked to be edited again, which shows it (drawn once)."""
+    from cogs.hands import Hands as RealHands
+    from data import UserSettings
+
+    drawn: list[str] = []
+
+    async def slow(drawing: Drawing | None, *, urgent: bool = False) -> Picture | None:
+        await asyncio.sleep(0.05)
+        assert drawing is not None
+        drawn.append(drawing.filename)
+        return Picture(drawing.filename, b"png", drawing.description)
+
+    monkeypatch.setattr(pictures, "draw", slow)
+    monkeypatch.setattr(pictures, "LATE_PICTURE", 0.01)
+
+    async def personal(user_id: int | None) -> UserSettings:
+        return UserSettings(0)
+
+    table = fake_table(Match(preset("standard"), seed=6))
+    announcer = SimpleNamespace(find=lambda _id: table, live=None)
+    languages = SimpleNamespace(personal=personal, known_looks=lambda _user: None)
+    hands = RealHands(None, None, languages, announcer)  # type: ignore[arg-type]
+    asked: list[int] = []
+    monkeypatch.setattr(hands.live, "request", lambda t: asked.append(t.id))
+
+    first = await hands.live_payload(table, 0, "en", "an older picture")
+    assert first.late and first.message.files is None  # the older picture stays
+    assert first.picture == "an older picture" and first.state is None  # drawn again later
+    assert first.message.view is not None  # the buttons, at once
+    # While it is drawn, the hand goes at once again, and no second drawing is started.
+    again = await hands.live_payload(table, 0, "en", "an older picture")
+    assert again.late and drawn == [] and hands.late.busy((table.id, 0))
+    for _ in range(100):
+        if asked:
+            break
+        await asyncio.sleep(0.01)
+    assert asked == [table.id] and drawn == ["hand.png"]
+    shown = await hands.live_payload(table, 0, "en", "an older picture")
+    assert not shown.late and shown.state is not None
+    assert shown.message.files is not None and len(shown.message.files) == 1
+    assert drawn == ["hand.png"]  # the late picture itself, not drawn twice
