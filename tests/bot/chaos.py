@@ -16,7 +16,9 @@ The tables (1-deal matches again and again: Rematch, Start):
 Every person opens her hand and clicks through it (refresh, then pass or the first
 legal choice); time-outs of 1.5 s play for whoever is slow. A move is *acknowledged*
 when the bot's answer to the press redrew her hand without a warning and without the
-card; it is remembered with its move number.
+card; it is remembered with its move number. (A warning through the press's token later
+on means the press was refused after all: the open hand follows the game through that
+token, so a time-out's move can show first.)
 
 The killer SIGKILLs the bot ``--kills`` times, in turn: at a random moment (0.5-4 s
 after the last restart); right after an acknowledgement (as soon as the bot answered a
@@ -73,6 +75,7 @@ from tests.fakediscord.driver import Driver, InteractionFailed
 from tests.fakediscord.fixtures import BotProcess, running_bot
 from tests.fakediscord.server import (
     ALREADY_ACKNOWLEDGED,
+    InteractionRecord,
     MessageRecord,
     User,
     iter_components,
@@ -237,8 +240,8 @@ class Chaos:
         self.rng = rng
         self.patience = patience
         self.report = Report(backend="postgresql" if db.url else "sqlite")
-        # (game, move) -> (code, who, when acknowledged)
-        self.acked: dict[tuple[int, int], tuple[str, str, float]] = {}
+        # (game, move) -> (code, who, when acknowledged, the press)
+        self.acked: dict[tuple[int, int], tuple[str, str, float, InteractionRecord]] = {}
         self.stop = False
         self.rematches = True
         self.up = asyncio.Event()
@@ -371,7 +374,7 @@ class Chaos:
             await asyncio.sleep(0.05)
         if not _acknowledged(rec.responses, int(move), code):
             return
-        self.acked[(game, int(move) + 1)] = (code, user.username, time.perf_counter())
+        self.acked[(game, int(move) + 1)] = (code, user.username, time.perf_counter(), rec)
         self.report.acknowledged += 1
         self.ack.set()
 
@@ -575,7 +578,13 @@ class Chaos:
             (g, m): a
             for g, m, a in await self.rows("SELECT game_id, move, action FROM game_actions")
         }
-        for (game, move), (code, who, when) in sorted(self.acked.items()):
+        for (game, move), (code, who, when, rec) in sorted(self.acked.items()):
+            if any(version_text(v).startswith("⚠️") for v in rec.responses):
+                # Refused after all: the hand follows the game through the press's token,
+                # so the state after a time-out's move (her card no longer among the
+                # legal ones) can come before the bot's answer, a refusal.
+                r.acknowledged -= 1
+                continue
             action = logged.get((game, move))
             if action is None or not _same(action, code):
                 r.lost.append(

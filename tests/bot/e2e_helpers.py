@@ -124,7 +124,20 @@ async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecor
     rec = await d.click(user, table, show, wait="response", timeout=PATIENCE)
     hand = rec.followups[-1] if rec.followups else rec.response
     assert hand is not None and d.is_ephemeral(hand) and hand.ephemeral_to == user.id
-    return hand
+    # A picture not drawn within LATE_PICTURE comes with a later edit of the open hand
+    # (cogs.pictures.LateDrawings): the hand is shown with its buttons first.
+    await d.wait_until(lambda: bool(d.message(hand.id).attachments), PATIENCE)
+    return d.message(hand.id)
+
+
+def shown(msg: MessageRecord) -> tuple[str, list[tuple[str, str, bool]]]:
+    """What a message says apart from its pictures: its text and its buttons (a picture
+    drawn late may still come for the state they show)."""
+    buttons = [
+        (str(b.get("custom_id", "")), str(b.get("label", "")), bool(b.get("disabled")))
+        for b in msg.buttons()
+    ]
+    return msg.content, buttons
 
 
 async def refresh(d: Driver, user: User, hand: MessageRecord) -> MessageRecord:

@@ -15,6 +15,7 @@ from tests.bot.e2e_helpers import (
     open_hand,
     open_table_with_bots,
     refresh,
+    shown,
 )
 from tests.fakediscord.driver import Driver
 
@@ -39,8 +40,10 @@ async def test_a_move_while_the_database_is_locked_is_refused_plainly() -> None:
             pick = next((c for c in options if c.endswith(":p")), options[0])
             # the table message follows a pacing interval behind the hand: let it catch up
             await d.wait_until(lambda: "Ayse to " in d.message(table.id).text(), SLOW)
-            before = d.message(table.id).text()
-            hand_before = d.message(hand.id).text()
+            # What was played shows in the text and the buttons (a picture drawn late may
+            # still come for the state they show).
+            before = shown(d.message(table.id))
+            hand_before = shown(d.message(hand.id))
             other = sqlite3.connect(bot.database_path, timeout=0, isolation_level=None)
             try:
                 other.execute("BEGIN IMMEDIATE")  # the write lock, held past every retry
@@ -49,13 +52,13 @@ async def test_a_move_while_the_database_is_locked_is_refused_plainly() -> None:
                 told = rec.followups[-1]
                 assert d.is_ephemeral(told) and told.ephemeral_to == ayse.id
                 assert told.text() == locales.message("en", "error.storage_down_move")
-                assert d.message(table.id).text() == before  # nothing was played
-                assert d.message(hand.id).text() == hand_before
+                assert shown(d.message(table.id)) == before  # nothing was played
+                assert shown(d.message(hand.id)) == hand_before
             finally:
                 other.execute("ROLLBACK")
                 other.close()
             await d.click_custom_id(ayse, hand, pick, wait="response", timeout=SLOW)
-            await d.wait_until(lambda: d.message(hand.id).text() != hand_before, SLOW)
+            await d.wait_until(lambda: shown(d.message(hand.id)) != hand_before, SLOW)
             await d.wait_until(lambda: "storage back after" in bot.all_output(), SLOW)
             out = bot.all_output()
             assert out.count("storage unavailable since") == 1, out[-3000:]
