@@ -196,11 +196,13 @@ class LateDrawings:
     async def draw(
         self, key: Hashable, drawing: Drawing, seconds: float, *, urgent: bool = False
     ) -> Picture | Late | None:
-        """The picture of ``drawing`` for the message ``key``: the late one if it is of
-        the same view, else drawn now if that takes at most ``seconds``; else
-        :data:`LATE` (and, while one is drawn for ``key``, at once)."""
+        """The picture of ``drawing`` for the message ``key``: the late one if it was
+        drawn from the same (view, theme, language), else drawn now if that takes at
+        most ``seconds``; else :data:`LATE` (and, while one is drawn for ``key``, at
+        once)."""
+        what = DrawnCache.key(drawing)  # the view, and how it is drawn (theme, language)
         known = self._ready.pop(key, None)
-        if known is not None and known[0] == drawing.view:
+        if known is not None and what is not None and known[0] == what:
             return known[1]
         if key in self._drawing:
             return LATE
@@ -209,14 +211,13 @@ class LateDrawings:
         if done:
             return drawn.result()
         self._drawing[key] = drawn
-        view = drawing.view
 
         def finished(future: asyncio.Future[Picture | None]) -> None:
             if self._drawing.get(key) is not future:
                 return
             del self._drawing[key]
             if not future.cancelled():
-                self._ready[key] = (view, future.result())
+                self._ready[key] = (what, future.result())
                 while len(self._ready) > READY_KEPT:
                     self._ready.popitem(last=False)
                 self._again(key)

@@ -88,7 +88,7 @@ class LatePictures(pictures.LateDrawings):
     the one that shows a table's first picture, drawn late."""
 
     def __init__(self, again: Callable[[int], None], lobbies: Lobbies | None = None) -> None:
-        super().__init__(lambda key: again(int(cast(int, key))))
+        super().__init__(lambda key: again(cast(int, key)))
         self._lobbies = lobbies
         self._first: set[int] = set()
 

@@ -345,8 +345,10 @@ async def test_a_hand_whose_picture_is_late_goes_with_its_buttons_first(
     monkeypatch.setattr(pictures, "draw", slow)
     monkeypatch.setattr(pictures, "LATE_PICTURE", 0.01)
 
+    chosen = [UserSettings(0)]
+
     async def personal(user_id: int | None) -> UserSettings:
-        return UserSettings(0)
+        return chosen[0]
 
     table = fake_table(Match(preset("standard"), seed=6))
     announcer = SimpleNamespace(find=lambda _id: table, live=None)
@@ -371,3 +373,15 @@ async def test_a_hand_whose_picture_is_late_goes_with_its_buttons_first(
     assert not shown.late and shown.state is not None
     assert shown.message.files is not None and len(shown.message.files) == 1
     assert drawn == ["hand.png"]  # the late picture itself, not drawn twice
+
+    # A late picture drawn in other looks than the hand is in now is not taken.
+    assert (await hands.live_payload(table, 0, "en", "an older picture")).late
+    chosen[0] = UserSettings(0, theme="light")  # chosen while it was drawn (dark)
+    for _ in range(100):
+        if len(asked) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert len(asked) == 2 and drawn == ["hand.png"] * 2
+    light = await hands.live_payload(table, 0, "en", "an older picture")
+    assert light.late and hands.late.busy((table.id, 0))  # drawn again, in light
+    hands.late.close()
