@@ -5,6 +5,7 @@ traceback), and the same press plays once the file is free."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import locales
@@ -35,7 +36,7 @@ async def test_a_move_while_the_database_is_locked_is_refused_plainly() -> None:
                 options = choices(hand)
                 if options:
                     break
-                await d.wait_until(lambda: True, 0.05)
+                await asyncio.sleep(0.05)  # a pause (the fake Discord runs on this loop)
             assert options, bot.output()[-3000:]
             pick = next((c for c in options if c.endswith(":p")), options[0])
             # the table message follows a pacing interval behind the hand: let it catch up
