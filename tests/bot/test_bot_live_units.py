@@ -364,7 +364,7 @@ async def test_a_hand_whose_picture_is_late_goes_with_its_buttons_first(
     # While it is drawn, the hand goes at once again, and no second drawing is started.
     again = await hands.live_payload(table, 0, "en", "an older picture")
     assert again.late and drawn == [] and hands.late.busy((table.id, 0))
-    for _ in range(100):
+    for _ in range(3000):
         if asked:
             break
         await asyncio.sleep(0.01)
@@ -377,7 +377,7 @@ async def test_a_hand_whose_picture_is_late_goes_with_its_buttons_first(
     # A late picture drawn in other looks than the hand is in now is not taken.
     assert (await hands.live_payload(table, 0, "en", "an older picture")).late
     chosen[0] = UserSettings(0, theme="light")  # chosen while it was drawn (dark)
-    for _ in range(100):
+    for _ in range(3000):
         if len(asked) == 2:
             break
         await asyncio.sleep(0.01)

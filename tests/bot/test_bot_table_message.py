@@ -71,7 +71,7 @@ class Edits:
 
     async def drawn_late(self) -> None:
         """Until the late picture is drawn, and the pacer asked again."""
-        for _ in range(100):
+        for _ in range(3000):
             if self.asked:
                 return
             await asyncio.sleep(0.01)
