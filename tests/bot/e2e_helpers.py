@@ -117,7 +117,9 @@ async def open_table_with_bots(
     return d.message(lobby.id)
 
 
-async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecord:
+async def open_hand(
+    d: Driver, user: User, table: MessageRecord, picture: bool = True
+) -> MessageRecord:
     # Right after Start the hand's picture queues behind the drawing worker's start-up and
     # the table's first picture: seconds on a busy machine (the press itself is deferred
     # at once, so on Discord nothing fails).
@@ -126,8 +128,11 @@ async def open_hand(d: Driver, user: User, table: MessageRecord) -> MessageRecor
     hand = rec.followups[-1] if rec.followups else rec.response
     assert hand is not None and d.is_ephemeral(hand) and hand.ephemeral_to == user.id
     # A picture not drawn within LATE_PICTURE comes with a later edit of the open hand
-    # (cogs.pictures.LateDrawings): the hand is shown with its buttons first.
-    await d.wait_until(lambda: bool(d.message(hand.id).attachments), PATIENCE)
+    # (cogs.pictures.LateDrawings): the hand is shown with its buttons first. While the
+    # game moves faster than a starved worker draws, each drawing is stale when it is done
+    # and the picture waits for a calmer moment: ``picture=False`` does not wait for it.
+    if picture:
+        await d.wait_until(lambda: bool(d.message(hand.id).attachments), PATIENCE)
     return d.message(hand.id)
 
 
