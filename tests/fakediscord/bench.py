@@ -77,6 +77,9 @@ class TableScript(Protocol):
 
     def start_to_picture(self, t: TableContext) -> float | None: ...
 
+    async def settle(self, d: Driver, ts: list[TableContext]) -> None:
+        """After the measured play (not timed): what is still on its way and measured."""
+
 
 class EchoTableScript:
     """For the echo bot: open a message with /echo say, then click Ping ``moves`` times;
@@ -114,6 +117,9 @@ class EchoTableScript:
 
     def start_to_picture(self, t: TableContext) -> float | None:
         return None  # the echo bot has no Start and no picture
+
+    async def settle(self, d: Driver, ts: list[TableContext]) -> None:
+        return None
 
 
 def _pong(content: str) -> int | None:
@@ -188,6 +194,15 @@ class BatakTableScript:
             return None
         at = self.pictures.seen_at.get(lobby)
         return None if at is None else max(0.0, at - start.acked_at)
+
+    async def settle(self, d: Driver, ts: list[TableContext]) -> None:
+        """A table's first picture may come after its last move: drawn late
+        (``cogs.pictures.LateDrawings``), and while the game moved faster than a starved
+        worker drew, each drawing was out of date when done. Waited for (at most
+        ``wait``), so Start-to-picture counts every started table, late ones included."""
+        lobbies = [t.state["lobby"] for t in ts if t.state.get("start") is not None]
+        seen = self.pictures.seen_at
+        await d.fake.wait_state(lambda: all(x in seen for x in lobbies), self.wait)
 
     async def setup(self, d: Driver, t: TableContext) -> None:
         host = t.players[0]
@@ -596,6 +611,7 @@ async def run_bench(
             global_routes.subtract(global0)
             fake_rss = read_rss(os.getpid())
             peak = max(peak, sum(b.rss_bytes() for b in bots))
+            await script.settle(d, ctxs)  # after every count: not part of the figures
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
