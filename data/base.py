@@ -186,6 +186,15 @@ class Connection(Protocol):
         ...
 
 
+def _statement(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> Cursor:
+    """On the connection's thread: run one statement, take its rows and row count."""
+    cur = conn.execute(sql, args)
+    try:
+        return Cursor(cur.fetchall(), cur.rowcount)
+    finally:
+        cur.close()
+
+
 class SqliteConnection:
     """A ``Connection`` on aiosqlite's connection."""
 
@@ -198,9 +207,9 @@ class SqliteConnection:
         return _Pending(self._run(sql, args))
 
     async def _run(self, sql: str, args: Sequence[Any]) -> Cursor:
-        async with self.raw.execute(sql, args) as cur:
-            rows = await cur.fetchall()
-            return Cursor(list(rows), cur.rowcount)
+        # One trip to the connection's thread (aiosqlite's own cursor takes three: the
+        # statement, the rows, closing it), each trip a wait for the event loop's turn.
+        return await self.call(_statement, sql, args)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self.raw.executemany(sql, rows)
@@ -220,6 +229,40 @@ class SqliteConnection:
 
     def is_unique_violation(self, exc: BaseException, table: str, column: str) -> bool:
         return isinstance(exc, sqlite3.IntegrityError) and f"{table}.{column}" in str(exc)
+
+
+class GatedSqliteConnection(SqliteConnection):
+    """SQLite's connection as every task but a transaction's holder uses it: each call
+    waits while a transaction of several calls (``Database.tx``, ``snapshot``) is open
+    (``gate`` cleared), then goes straight to the connection's thread.
+
+    aiosqlite runs the calls of a connection one at a time, in the order they were
+    queued, so a call of one trip (a statement with its rows, a whole transaction of
+    ``data.writes.write``) never interleaves with another. Only a transaction of
+    several trips needs the connection alone: a call queued inside it would see its
+    uncommitted rows. The gate is checked and the call queued with no ``await`` in
+    between, so nothing slips in after the transaction's ``BEGIN``.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, gate: asyncio.Event) -> None:
+        super().__init__(db)
+        self.gate = gate
+
+    async def _through(self) -> None:
+        while not self.gate.is_set():
+            await self.gate.wait()
+
+    async def _run(self, sql: str, args: Sequence[Any]) -> Cursor:
+        await self._through()
+        return await super()._run(sql, args)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._through()
+        await super().executemany(sql, rows)
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        await self._through()
+        return await super().call(fn, *args)
 
 
 _RETURNS_ROWS: Final = re.compile(r"^\s*(SELECT|WITH|SHOW)\b|\bRETURNING\b", re.I)
@@ -300,11 +343,16 @@ class Database:
     """The connection(s) and their transactions, the clock and the dialect: the core
     that every part of the store (``data.store.Store.games``, ``.matches``, ...) holds.
 
-    SQLite: one connection, and an asyncio lock so that the coroutines sharing it never
-    interleave inside each other's transactions. PostgreSQL: a pool of connections
-    (``pool_size``); each transaction or read borrows one for its duration, so several
-    run at once, and a task holding ``table_lock`` keeps the lock's connection: its
-    reads and writes run on it (a session advisory lock belongs to one connection).
+    SQLite: one connection. A transaction of several calls (``tx``, ``snapshot``)
+    holds it alone (an asyncio lock, and a gate that every other call waits at: see
+    ``GatedSqliteConnection``); reads and ``data.writes.write`` are one call each and
+    only queue on the connection's thread, so a move's commit waits for no one's turn
+    of the event loop. Two statements of one read may see a commit between them, as on
+    PostgreSQL outside a transaction (``snapshot`` when they must agree). PostgreSQL: a
+    pool of connections (``pool_size``); each transaction or read borrows one for its
+    duration, so several run at once, and a task holding ``table_lock`` keeps the lock's
+    connection: its reads and writes run on it (a session advisory lock belongs to one
+    connection).
 
     Writes: on SQLite ``BEGIN IMMEDIATE`` takes the file's one write lock, so a
     transaction's reads stay true until it commits. On PostgreSQL (READ COMMITTED)
@@ -334,8 +382,17 @@ class Database:
         self._lock = asyncio.Lock()
         self.pool = pool
         self._dialect: Dialect = db.dialect if db is not None else "postgresql"
-        # SQLite: the one connection, under self._lock, used by every task
+        # SQLite: the one connection, held alone under self._lock by a transaction of
+        # several calls (its task: self._holder) while self._gate is cleared; every
+        # other task uses it through the gate (self._shared). The task, not a context
+        # variable: a task started inside the transaction is not its holder.
         self._sole = None if db is None else _Lease(db, self._lock)
+        self._gate = asyncio.Event()
+        self._gate.set()
+        self._shared: _Lease | None = None
+        if isinstance(db, SqliteConnection):
+            self._shared = _Lease(GatedSqliteConnection(db.raw, self._gate))
+        self._holder: asyncio.Task[Any] | None = None
         # PostgreSQL: the connection this task (and the tasks it starts) holds, if any
         self.bound: contextvars.ContextVar[_Lease | None] = contextvars.ContextVar(
             f"store connection {id(self):x}", default=None
@@ -351,14 +408,23 @@ class Database:
 
     @property
     def conn(self) -> Connection:
-        """The connection of the running transaction or read (SQLite: the only one)."""
+        """The connection of the running transaction or read (SQLite: the only one,
+        through the gate unless this task holds it alone)."""
+        if self._shared is not None and not self._alone():
+            return self._shared.conn
         lease = self._sole or self.bound.get()
         if lease is None or not lease.open:
             raise RuntimeError("a pooled store's connection is used inside tx / read only")
         return lease.conn
 
+    def _alone(self) -> bool:
+        """SQLite: this task holds the connection alone (a transaction of several calls)."""
+        return self._holder is not None and self._holder is asyncio.current_task()
+
     @property
     def in_write(self) -> bool:
+        if self._shared is not None and not self._alone():
+            return False  # SQLite: another task's transaction is not ours
         lease = self._sole or self.bound.get()
         return lease is not None and lease.open and lease.in_write
 
@@ -395,18 +461,34 @@ class Database:
         self.outage.succeeded(write=write)
 
     @asynccontextmanager
-    async def use(self, *, write: bool = False) -> AsyncIterator[_Lease]:
-        """A connection for one transaction or read, held alone while it runs: SQLite's
-        one connection; on PostgreSQL the one this task holds (its table lock's), else
-        one borrowed from the pool and given back afterwards. Watched for outages
-        (:meth:`watch`)."""
+    async def use(self, *, write: bool = False, alone: bool = False) -> AsyncIterator[_Lease]:
+        """A connection for one transaction or read: on PostgreSQL the one this task
+        holds (its table lock's), else one borrowed from the pool and given back
+        afterwards, held alone while it runs. SQLite's one connection: held ``alone``
+        (a transaction of several calls), else through the gate (calls of one trip
+        each). Watched for outages (:meth:`watch`)."""
         with self.watch(write=write):
-            async with self._use() as lease:
+            async with self._use(alone) as lease:
                 yield lease
 
     @asynccontextmanager
-    async def _use(self) -> AsyncIterator[_Lease]:
-        lease = self._sole or self.bound.get()
+    async def _use(self, alone: bool) -> AsyncIterator[_Lease]:
+        if self._sole is not None and self._shared is not None:  # SQLite
+            if self._alone():
+                yield self._sole  # this task holds it alone already
+            elif not alone:
+                yield self._shared
+            else:
+                async with self._lock:
+                    self._gate.clear()
+                    self._holder = asyncio.current_task()
+                    try:
+                        yield self._sole
+                    finally:
+                        self._holder = None
+                        self._gate.set()
+            return
+        lease = self.bound.get()
         if lease is not None:
             async with lease.lock:
                 if lease.open:  # a table lock may have given it back while we waited
@@ -432,7 +514,7 @@ class Database:
         ROLLBACK queued here runs after whatever was already sent, and the connection
         never stays in a transaction. PostgreSQL: ``BEGIN ... COMMIT`` (READ COMMITTED).
         """
-        async with self.use(write=True) as lease:
+        async with self.use(write=True, alone=True) as lease:
             try:
                 await self.begin("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
                 lease.in_write = True
@@ -452,7 +534,7 @@ class Database:
             if self.dialect == "sqlite"
             else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         )
-        async with self.use() as lease:
+        async with self.use(alone=True) as lease:
             try:
                 await self.begin(begin)
                 yield lease.conn

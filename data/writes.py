@@ -10,8 +10,11 @@ for seconds.
 
 :func:`write` runs such a transaction as one function on the connection's thread
 (SQLite): the statements, their checks and the ``COMMIT`` without coming back to the
-event loop in between. On PostgreSQL it is an ordinary :meth:`~data.base.Database.tx`
-(each connection of the pool is its own; commits do not queue behind each other).
+event loop in between. Being one call, it does not hold the connection alone either: it
+waits only for a transaction of several calls that is open (``GatedSqliteConnection``),
+not in line behind every read and write of the other tables. On PostgreSQL it is an
+ordinary :meth:`~data.base.Database.tx` (each connection of the pool is its own; commits
+do not queue behind each other).
 """
 
 from __future__ import annotations
@@ -77,8 +80,8 @@ async def write(database: Database, steps: Sequence[Step]) -> int:
     call (:meth:`~data.base.Database.use`)."""
     if database.dialect != "sqlite":
         return await _in_tx(database, steps)
-    # The connection stays ours through the retries, as in Database.begin: an outage
-    # (the file locked past every retry) is told once by Database.use.
+    # One call through the gate, not the connection held alone; an outage (the file
+    # locked past every retry) is told once by Database.use.
     async with database.use(write=True) as lease:
         conn = lease.conn
         assert isinstance(conn, SqliteConnection)
@@ -88,8 +91,8 @@ async def write(database: Database, steps: Sequence[Step]) -> int:
                 failed = await asyncio.shield(call)
             except asyncio.CancelledError:
                 # The caller gave up (an interaction timed out...): the transaction runs
-                # to its end on the thread all the same. The connection stays ours
-                # until it did, so no one finds it inside a transaction.
+                # to its end on the thread all the same (one call: no one finds the
+                # connection inside it); the caller hears of it once it has.
                 await asyncio.wait({call})
                 raise
             if failed != BUSY:
