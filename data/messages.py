@@ -8,6 +8,20 @@ from typing import Any
 
 from .base import Database, _iso
 from .models import StoredMessage
+from .writes import Step, write
+
+# One statement each, so one call to SQLite's thread (data.writes): a turn notice is
+# remembered and forgotten on the way of every ping, next to the moves' commits.
+REMEMBER = (
+    "INSERT INTO game_messages (game_id, message_id, kind, channel_id, created_at) "
+    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, message_id) DO UPDATE SET "
+    "kind = excluded.kind, channel_id = excluded.channel_id, created_at = excluded.created_at"
+)
+FORGET = "DELETE FROM game_messages WHERE game_id = ? AND message_id = ?"
+TAKE = (
+    "DELETE FROM game_messages WHERE game_id = ? AND kind = ? "
+    "RETURNING message_id, kind, channel_id, created_at"
+)
 
 
 class MessageStore:
@@ -20,14 +34,8 @@ class MessageStore:
         self, game_id: int, message_id: int, *, kind: str = "turn", channel_id: int | None = None
     ) -> None:
         """Remember a message posted for a table (a turn notice, ...) to clean it up later."""
-        async with self.database.tx() as db:
-            await db.execute(
-                "INSERT INTO game_messages (game_id, message_id, kind, channel_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, message_id) DO UPDATE SET "
-                "kind = excluded.kind, channel_id = excluded.channel_id, "
-                "created_at = excluded.created_at",
-                (game_id, message_id, kind, channel_id, _iso(self.database.now())),
-            )
+        row = (game_id, message_id, kind, channel_id, _iso(self.database.now()))
+        await write(self.database, (Step(REMEMBER, (row,)),))
 
     async def of(self, game_id: int, kind: str | None = None) -> list[StoredMessage]:
         """The table's remembered messages (of one kind, or all), oldest first."""
@@ -43,22 +51,17 @@ class MessageStore:
             return [StoredMessage(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
 
     async def remove_messages(self, game_id: int, message_ids: Iterable[int]) -> None:
-        async with self.database.tx() as db:
-            await db.executemany(
-                "DELETE FROM game_messages WHERE game_id = ? AND message_id = ?",
-                [(game_id, m) for m in message_ids],
-            )
+        rows = [(game_id, m) for m in message_ids]
+        if rows:
+            await write(self.database, (Step(FORGET, rows),))
 
     async def take_messages(self, game_id: int, kind: str = "turn") -> list[StoredMessage]:
-        """Return and forget the table's messages of a kind (e.g. old turn notices to delete)."""
-        async with self.database.tx() as db:
-            async with db.execute(
-                "SELECT message_id, kind, channel_id, created_at FROM game_messages "
-                "WHERE game_id = ? AND kind = ? ORDER BY created_at, message_id",
-                (game_id, kind),
-            ) as cur:
-                out = [StoredMessage(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
-            await db.execute(
-                "DELETE FROM game_messages WHERE game_id = ? AND kind = ?", (game_id, kind)
-            )
-        return out
+        """Return and forget the table's messages of a kind (e.g. old turn notices to delete):
+        one statement (``DELETE ... RETURNING``), a transaction of its own."""
+        async with (
+            self.database.use(write=True) as lease,
+            lease.conn.execute(TAKE, (game_id, kind)) as cur,
+        ):
+            rows = await cur.fetchall()
+        out = [StoredMessage(r[0], r[1], r[2], r[3]) for r in rows]
+        return sorted(out, key=lambda m: (m.at, m.message_id))
