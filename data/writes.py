@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .base import RETRY_DELAYS, Database, SqliteConnection, is_busy
+from .base import RETRY_DELAYS, Database, is_busy
+from .connections import GatedSqliteConnection
 from .models import StoreBusyError
 
 log = logging.getLogger("batak.data")
@@ -84,7 +85,7 @@ async def write(database: Database, steps: Sequence[Step]) -> int:
     # locked past every retry) is told once by Database.use.
     async with database.use(write=True) as lease:
         conn = lease.conn
-        assert isinstance(conn, SqliteConnection)
+        assert isinstance(conn, GatedSqliteConnection)  # one call: through the gate
         for delay in (*RETRY_DELAYS, None):
             call = asyncio.ensure_future(conn.call(run_steps, steps))
             try:

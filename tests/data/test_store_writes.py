@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from data import StaleMoveError, Store
-from data.base import SqliteConnection
+from data.connections import GatedSqliteConnection
 from data.models import StoreBusyError
 from data.writes import Step, write
 
@@ -25,7 +25,7 @@ from store_clock import INTEGRITY_ERRORS
 def count_trips(store: Store) -> list[str]:
     """Record each call queued on aiosqlite's thread from now on."""
     conn = store.database.conn
-    assert isinstance(conn, SqliteConnection)
+    assert isinstance(conn, GatedSqliteConnection)
     raw = conn.raw
     trips: list[str] = []
     queued: Any = raw._execute
