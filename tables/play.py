@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 
 from batak import PASS, Action, format_action, parse_action
 from batak.ai.hints import Hint
@@ -178,7 +179,9 @@ class Play:
         level = table.seats[seat].bot_level or table.bot_level
         seed = ((table.settings.seed or 0) * 31 + table.match.move_number * 4 + seat) % (1 << 62)
         observation = table.match.observation(seat)
+        asked = time.perf_counter()
         action, cut = await workers.THINKING.run(computer_decision, level, seed, observation)
+        METRICS.ai_decision.labels(level).observe(time.perf_counter() - asked)
         METRICS.ai_decisions.labels(level).inc()
         if cut:
             METRICS.ai_decisions_cut.labels(level).inc()

@@ -166,6 +166,9 @@ async def test_one_person_and_three_computers(env: Any) -> None:
     assert [s.is_bot for s in table.seats] == [False, True, True, True]
     level = table.bot_level
     decided_before = METRICS.registry.get_sample_value("batak_ai_decisions_total", {"level": level})
+    timed_before = METRICS.registry.get_sample_value(
+        "batak_ai_decision_seconds_count", {"level": level}
+    )
     match = table.match
     assert match is not None
     while not match.is_over:
@@ -183,6 +186,9 @@ async def test_one_person_and_three_computers(env: Any) -> None:
     bot_moves = sum(1 for e in rec.kinds("action") if e[4] == "bot")
     decided = METRICS.registry.get_sample_value("batak_ai_decisions_total", {"level": level})
     assert decided == (decided_before or 0.0) + bot_moves
+    # ...and each one's wait for the thinking worker is observed
+    timed = METRICS.registry.get_sample_value("batak_ai_decision_seconds_count", {"level": level})
+    assert timed == (timed_before or 0.0) + bot_moves
     cut = METRICS.registry.get_sample_value("batak_ai_decisions_cut_total", {"level": level})
     assert not cut
 

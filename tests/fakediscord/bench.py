@@ -44,10 +44,24 @@ from tests.postgres import drop_database, fresh_database
 from .driver import Driver, InteractionFailed, percentile
 from .fixtures import BOT_SCRIPT, ECHO_BOT, _children, read_rss, read_rss_each, running_bot
 from .global_limit import GLOBAL_LIMIT
-from .scrape import Buckets, combined, count, free_port, histogram, minus, quantile, scrape
+from .scrape import (
+    Buckets,
+    combined,
+    count,
+    counter,
+    free_port,
+    histogram,
+    minus,
+    quantile,
+    scrape,
+)
 from .server import Channel, Guild, InteractionRecord, MessageRecord, User, _route_template
 
 COMMIT_METRIC = "batak_store_commit_seconds"
+MOVES_METRIC = "batak_moves"
+DECISIONS_METRIC = "batak_ai_decisions"
+CUT_METRIC = "batak_ai_decisions_cut"
+DECISION_METRIC = "batak_ai_decision_seconds"
 
 
 @dataclass
@@ -179,10 +193,16 @@ class BatakTableScript:
     command_prefix = "batak"
     NOT_MOVES = ("hint", "ref")
 
-    def __init__(self, max_moves: int = 10_000, deals: int = 1, wait: float = 30.0) -> None:
+    def __init__(
+        self, max_moves: int = 10_000, deals: int = 1, wait: float = 30.0, computers: int = 0
+    ) -> None:
         self.max_moves = max_moves
         self.deals = deals
         self.wait = wait
+        self.computers = computers
+        """Seats left to computers (Start fills them): their moves come between the
+        people's, so the move numbers a person is offered skip theirs; a move applied
+        twice is then found by the bot's count of people's moves (``run_bench``)."""
         self.pictures = PictureWatches()
 
     def start_to_picture(self, t: TableContext) -> float | None:
@@ -283,7 +303,7 @@ class BatakTableScript:
             return True
         custom_id, number = offer
         last = t.state["last"]
-        if last is not None and number > last + 1:
+        if last is not None and number > last + 1 and not self.computers:
             t.duplicated += number - last - 1
         t.state["last"] = number
         c = await d.click(t.state["hands"][m.id], m, custom_id)
@@ -360,6 +380,19 @@ class BenchResult:
     picture after it, per table (bot.py)."""
     start_to_picture_p95_ms: float = 0.0
     start_to_picture_max_ms: float = 0.0
+    people_moves_committed: int = 0
+    """People's moves the bot(s) committed while the measured tables played (its
+    ``batak_moves{actor="player"}``): more than ``moves`` is a move applied twice."""
+    computer_moves: int = 0
+    """Moves the computers made meanwhile (``--players`` under 4: Start seats them)."""
+    computer_level: str = ""
+    ai_decisions: int = 0
+    ai_decisions_cut: int = 0
+    """Of those, the decisions the wall-clock guard cut short (a starved CPU)."""
+    ai_decision_p50_ms: float = 0.0
+    """Wall clock from asking the thinking worker to its answer, queueing included."""
+    ai_decision_p95_ms: float = 0.0
+    ai_decision_p99_ms: float = 0.0
 
     @property
     def discord_calls_per_move(self) -> float:
@@ -401,6 +434,19 @@ class BenchResult:
             )
         )
 
+    def computer_line(self) -> str:
+        if not self.ai_decisions:
+            return "  computers: none"
+        cut = 100 * self.ai_decisions_cut / self.ai_decisions
+        return (
+            f"  computers ({self.computer_level or 'the server default'}): "
+            f"{self.computer_moves} moves, {self.ai_decisions} decisions, "
+            f"{self.ai_decisions_cut} cut short by the guard ({cut:.1f}%), decision wall "
+            f"p50 {self.ai_decision_p50_ms:.1f} ms, p95 {self.ai_decision_p95_ms:.1f} ms, "
+            f"p99 {self.ai_decision_p99_ms:.1f} ms; CPU per move, computers' included "
+            f"{1000 * self.bot_cpu_seconds / max(1, self.moves + self.computer_moves):.1f} ms"
+        )
+
     def commit_line(self) -> str:
         if not self.commits:
             return "  store commits: not measured (no /metrics)"
@@ -430,6 +476,7 @@ class BenchResult:
                 f"max {self.ack_max_ms:.1f} ms",
                 self.commit_line(),
                 self.start_line(),
+                *([self.computer_line()] if self.ai_decisions else []),
                 f"  failed interactions {self.failed_interactions}, lost moves {self.lost_moves}, "
                 f"duplicated moves {self.duplicated_moves}"
                 + (f"; failures {self.failures}" if self.failures else ""),
@@ -481,6 +528,7 @@ async def run_bench(
     database_url: str | None = None,
     patience: float = 30.0,
     metrics: bool = True,
+    level: str | None = None,
 ) -> BenchResult:
     """Play every table concurrently. Each player waits ``think`` seconds on average
     (uniformly 0.5x..1.5x) before a move, like people do, and tables start spread over
@@ -495,7 +543,10 @@ async def run_bench(
     driver's waits (for a deferred answer, a turn notice) last at least that long, so a
     busy machine slows the bench instead of failing it; Discord's 3 s acknowledgement
     rule is still enforced by the fake and shows in the latency figures. ``metrics``:
-    give each bot a METRICS_PORT and read its commit latency histogram (bot.py only)."""
+    give each bot a METRICS_PORT and read its commit latency histogram (bot.py only).
+    ``level``: each server's computer level (``/batak settings server computer:``, run by
+    a server admin before any table), for the seats ``players`` under 4 leaves to
+    computers."""
     rng = random.Random(seed)
     if processes > 1 and not database_url:
         raise ValueError("several processes need a shared database (database_url)")
@@ -503,8 +554,14 @@ async def run_bench(
         if rate_limits:
             d.use_discord_rate_limits()
         people = [d.create_user(f"p{i}") for i in range((tables + warmup) * players)]
+        admin = d.create_user("admin")
         guilds = [
-            d.create_guild(f"Bench {k}", members=people, shard=k if processes > 1 else None)
+            d.create_guild(
+                f"Bench {k}",
+                members=people,
+                admins=[admin],
+                shard=k if processes > 1 else None,
+            )
             for k in range(processes)
         ]
         channels = [
@@ -546,6 +603,32 @@ async def run_bench(
             async def commit_histograms() -> list[Buckets]:
                 return [histogram(await scrape(port), COMMIT_METRIC) for port in ports]
 
+            async def readings() -> dict[str, float]:
+                """The counters the figures subtract (all processes together)."""
+                texts = [await scrape(port) for port in ports]
+                return {
+                    "people": sum(counter(x, MOVES_METRIC, actor="player") for x in texts),
+                    "computers": sum(counter(x, MOVES_METRIC, actor="bot") for x in texts),
+                    "decisions": sum(counter(x, DECISIONS_METRIC) for x in texts),
+                    "cut": sum(counter(x, CUT_METRIC) for x in texts),
+                }
+
+            async def decision_histogram() -> Buckets:
+                return combined([histogram(await scrape(p), DECISION_METRIC) for p in ports])
+
+            if level is not None:  # before any table: the level of the seats Start fills
+                for k, g in enumerate(guilds):
+                    where = next(c for c in channels if c.guild_id == g.id)
+                    r = await d.slash(
+                        admin,
+                        "batak settings server",
+                        {"computer": level},
+                        channel=where,
+                        wait="response",
+                    )
+                    if r.response is None or level not in r.response.content.lower():
+                        raise RuntimeError(f"server {k}: the level was not set: {r.response}")
+
             async def play(t: TableContext, delay: float, think: float = think) -> None:
                 try:
                     await asyncio.sleep(delay)
@@ -584,6 +667,8 @@ async def run_bench(
                     await asyncio.sleep(0.5)
 
             commits0 = await commit_histograms()
+            counts0 = await readings() if ports else {}
+            decisions0 = await decision_histogram() if ports else []
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
             cpu0, bot_cpu0 = time.process_time(), bot_cpu_seconds()
@@ -612,6 +697,9 @@ async def run_bench(
             fake_rss = read_rss(os.getpid())
             peak = max(peak, sum(b.rss_bytes() for b in bots))
             await script.settle(d, ctxs)  # after every count: not part of the figures
+            # after it: a table that stopped at --moves may have a commit on its way
+            counts = {k: v - counts0[k] for k, v in (await readings()).items()} if ports else {}
+            decisions = minus(await decision_histogram(), decisions0) if ports else []
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
@@ -630,7 +718,8 @@ async def run_bench(
             ack_max_ms=max(lat, default=0.0) * 1000,
             failed_interactions=len(d.failed_interactions()) + sum(t.failed for t in every),
             lost_moves=sum(t.lost for t in every),
-            duplicated_moves=sum(t.duplicated for t in every),
+            duplicated_moves=sum(t.duplicated for t in every)
+            + max(0, int(counts.get("people", 0)) - moves if ports else 0),
             rss_idle_bytes=rss_idle,
             rss_active_bytes=peak,
             rss_per_table_bytes=max(0, peak - rss_idle) // max(1, tables),
@@ -671,6 +760,14 @@ async def run_bench(
             start_to_picture_p50_ms=percentile(starts, 50) * 1000,
             start_to_picture_p95_ms=percentile(starts, 95) * 1000,
             start_to_picture_max_ms=max(starts, default=0.0) * 1000,
+            people_moves_committed=int(counts.get("people", 0)),
+            computer_moves=int(counts.get("computers", 0)),
+            computer_level=level or "",
+            ai_decisions=int(counts.get("decisions", 0)),
+            ai_decisions_cut=int(counts.get("cut", 0)),
+            ai_decision_p50_ms=quantile(0.5, decisions) * 1000,
+            ai_decision_p95_ms=quantile(0.95, decisions) * 1000,
+            ai_decision_p99_ms=quantile(0.99, decisions) * 1000,
         )
 
 
@@ -713,7 +810,17 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--tables", type=int, default=200)
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument(
+        "--players",
+        type=int,
+        default=4,
+        help="people per table (1-4); Start gives the other seats to computers",
+    )
+    ap.add_argument(
+        "--level",
+        default=None,
+        help="the computers' level (each server's setting), e.g. hard",
+    )
     ap.add_argument("--moves", type=int, default=None, help="moves per table (upper bound)")
     ap.add_argument("--deals", type=int, default=1, help="deals per match (batak script)")
     ap.add_argument("--echo", action="store_true", help="drive the echo bot instead of bot.py")
@@ -760,7 +867,7 @@ def main(argv: list[str] | None = None) -> int:
         bot = args.bot or ECHO_BOT
         grace = 0.3
     else:
-        script = BatakTableScript(args.moves or 10_000, args.deals)
+        script = BatakTableScript(args.moves or 10_000, args.deals, computers=4 - args.players)
         bot = args.bot or BOT_SCRIPT
         grace = 2.2
     result = asyncio.run(
@@ -781,6 +888,7 @@ def main(argv: list[str] | None = None) -> int:
             database_url=args.database_url,
             patience=args.patience,
             metrics=not args.echo,
+            level=args.level,
         )
     )
     as_json = asdict(result) | {

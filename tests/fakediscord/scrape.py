@@ -32,17 +32,32 @@ async def scrape(port: int, timeout: float = 10.0) -> str:
 
 
 def histogram(text: str, name: str) -> Buckets:
-    """The buckets of histogram ``name`` (without labels) in a ``/metrics`` text;
-    empty when it is not there."""
+    """The buckets of histogram ``name`` in a ``/metrics`` text, all its labels together
+    (a histogram by level: every level's observations); empty when it is not there."""
     for family in text_string_to_metric_families(text):
         if family.name == name and family.type == "histogram":
-            out = [
-                (float(s.labels["le"]), float(s.value))
-                for s in family.samples
-                if s.name == f"{name}_bucket"
-            ]
-            return sorted(out)
+            total: dict[float, float] = {}
+            for s in family.samples:
+                if s.name == f"{name}_bucket":
+                    le = float(s.labels["le"])
+                    total[le] = total.get(le, 0.0) + float(s.value)
+            return sorted(total.items())
     return []
+
+
+def counter(text: str, name: str, **labels: str) -> float:
+    """The value of counter ``name`` in a ``/metrics`` text, summed over the samples whose
+    labels include ``labels`` (none given: all of them); 0.0 when it is not there.
+    ``counter(text, "batak_moves", actor="bot")``: the moves computers made."""
+    for family in text_string_to_metric_families(text):
+        if family.name == name and family.type == "counter":
+            return sum(
+                float(s.value)
+                for s in family.samples
+                if s.name == f"{name}_total"
+                and all(s.labels.get(k) == v for k, v in labels.items())
+            )
+    return 0.0
 
 
 def minus(after: Buckets, before: Buckets) -> Buckets:

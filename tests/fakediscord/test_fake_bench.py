@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from prometheus_client import CollectorRegistry, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
 from .bench import main
-from .scrape import combined, count, histogram, minus, quantile
+from .scrape import combined, count, counter, histogram, minus, quantile
 
 
 def test_bench_measures_latency_throughput_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,6 +55,24 @@ def test_bench_of_the_real_bot_counts_global_calls_and_start_to_picture(
     assert out["start_to_picture_p95_ms"] <= out["start_to_picture_max_ms"] < 60_000
 
 
+def test_bench_with_computers_reports_their_decisions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Three people and a hard computer at one table: the computer's moves come between
+    the people's; the bench reads them, and its decisions, from the bot's /metrics."""
+    argv = ["--tables", "1", "--players", "3", "--level", "hard", "--moves", "9"]
+    assert main([*argv, "--think", "0.05", "--ramp", "0", "--warmup", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["moves"] == 9 and out["people_moves_committed"] == 9
+    assert out["lost_moves"] == out["duplicated_moves"] == out["failed_interactions"] == 0
+    assert out["computer_level"] == "hard"
+    # at most one computer move after each person's; in the auction a seat that passed
+    # is out, so fewer
+    assert 1 <= out["computer_moves"] == out["ai_decisions"] <= 9
+    assert 0 <= out["ai_decisions_cut"] <= out["ai_decisions"]
+    assert 0 < out["ai_decision_p50_ms"] <= out["ai_decision_p95_ms"] <= out["ai_decision_p99_ms"]
+
+
 def test_commit_latency_is_read_from_the_bots_histogram() -> None:
     """Two readings of a /metrics histogram: what came between them, and its quantiles
     as Prometheus interpolates them inside a bucket."""
@@ -75,3 +93,25 @@ def test_commit_latency_is_read_from_the_bots_histogram() -> None:
     assert quantile(0.99, []) == 0.0
     assert count(combined([between, between])) == 200
     assert histogram("", "batak_store_commit_seconds") == []
+
+
+def test_labelled_metrics_are_read_together_or_by_label() -> None:
+    """A histogram by level is read as one (every level's observations); a counter is
+    summed over its samples, or over those with the labels asked for."""
+    registry = CollectorRegistry()
+    h = Histogram(
+        "batak_ai_decision_seconds", "x", ["level"], buckets=(0.1, 1.0), registry=registry
+    )
+    h.labels("hard").observe(0.05)
+    h.labels("hard").observe(0.5)
+    h.labels("normal").observe(0.01)
+    moves = Counter("batak_moves", "x", ["actor"], registry=registry)
+    moves.labels("player").inc(7)
+    moves.labels("bot").inc(2)
+    text = generate_latest(registry).decode()
+    both = histogram(text, "batak_ai_decision_seconds")
+    assert both == [(0.1, 2.0), (1.0, 3.0), (float("inf"), 3.0)]
+    assert counter(text, "batak_moves") == 9
+    assert counter(text, "batak_moves", actor="bot") == 2
+    assert counter(text, "batak_moves", actor="timeout") == 0
+    assert counter(text, "batak_absent") == 0
