@@ -62,6 +62,8 @@ MOVES_METRIC = "batak_moves"
 DECISIONS_METRIC = "batak_ai_decisions"
 CUT_METRIC = "batak_ai_decisions_cut"
 DECISION_METRIC = "batak_ai_decision_seconds"
+LIVE_TIMER = 3600
+"""The bench servers' turn timer of live tables, seconds (the longest the bot allows)."""
 
 
 @dataclass
@@ -385,6 +387,8 @@ class BenchResult:
     ``batak_moves{actor="player"}``): more than ``moves`` is a move applied twice."""
     computer_moves: int = 0
     """Moves the computers made meanwhile (``--players`` under 4: Start seats them)."""
+    timeout_moves: int = 0
+    """Moves a computer made for a person whose turn timed out."""
     computer_level: str = ""
     ai_decisions: int = 0
     ai_decisions_cut: int = 0
@@ -440,7 +444,8 @@ class BenchResult:
         cut = 100 * self.ai_decisions_cut / self.ai_decisions
         return (
             f"  computers ({self.computer_level or 'the server default'}): "
-            f"{self.computer_moves} moves, {self.ai_decisions} decisions, "
+            f"{self.computer_moves} moves and {self.timeout_moves} for people timed out, "
+            f"{self.ai_decisions} decisions, "
             f"{self.ai_decisions_cut} cut short by the guard ({cut:.1f}%), decision wall "
             f"p50 {self.ai_decision_p50_ms:.1f} ms, p95 {self.ai_decision_p95_ms:.1f} ms, "
             f"p99 {self.ai_decision_p99_ms:.1f} ms; CPU per move, computers' included "
@@ -529,6 +534,7 @@ async def run_bench(
     patience: float = 30.0,
     metrics: bool = True,
     level: str | None = None,
+    live_timer: int | None = None,
 ) -> BenchResult:
     """Play every table concurrently. Each player waits ``think`` seconds on average
     (uniformly 0.5x..1.5x) before a move, like people do, and tables start spread over
@@ -546,7 +552,9 @@ async def run_bench(
     give each bot a METRICS_PORT and read its commit latency histogram (bot.py only).
     ``level``: each server's computer level (``/batak settings server computer:``, run by
     a server admin before any table), for the seats ``players`` under 4 leaves to
-    computers."""
+    computers. ``live_timer``: each server's turn timer of live tables, in seconds
+    (``main`` sets the longest, an hour: people who stopped at ``--moves`` never time
+    out, so no computer plays on for them while the run is measured)."""
     rng = random.Random(seed)
     if processes > 1 and not database_url:
         raise ValueError("several processes need a shared database (database_url)")
@@ -609,6 +617,7 @@ async def run_bench(
                 return {
                     "people": sum(counter(x, MOVES_METRIC, actor="player") for x in texts),
                     "computers": sum(counter(x, MOVES_METRIC, actor="bot") for x in texts),
+                    "timeouts": sum(counter(x, MOVES_METRIC, actor="timeout") for x in texts),
                     "decisions": sum(counter(x, DECISIONS_METRIC) for x in texts),
                     "cut": sum(counter(x, CUT_METRIC) for x in texts),
                 }
@@ -616,18 +625,21 @@ async def run_bench(
             async def decision_histogram() -> Buckets:
                 return combined([histogram(await scrape(p), DECISION_METRIC) for p in ports])
 
-            if level is not None:  # before any table: the level of the seats Start fills
-                for k, g in enumerate(guilds):
-                    where = next(c for c in channels if c.guild_id == g.id)
-                    r = await d.slash(
-                        admin,
-                        "batak settings server",
-                        {"computer": level},
-                        channel=where,
-                        wait="response",
-                    )
-                    if r.response is None or level not in r.response.content.lower():
-                        raise RuntimeError(f"server {k}: the level was not set: {r.response}")
+            # before any table: the level of the seats Start fills, and a turn timer that
+            # outlasts the run (a table stopped at --moves would time out and play on)
+            options: dict[str, str | int] = {"computer": level} if level is not None else {}
+            if live_timer is not None:
+                options["live_timer"] = live_timer
+            for k, g in enumerate(guilds):
+                if not options:
+                    break
+                where = next(c for c in channels if c.guild_id == g.id)
+                r = await d.slash(
+                    admin, "batak settings server", options, channel=where, wait="response"
+                )
+                said = r.response.content.lower() if r.response is not None else ""
+                if any(str(v).lower() not in said for v in options.values()):
+                    raise RuntimeError(f"server {k}: not set as asked ({options}): {said!r}")
 
             async def play(t: TableContext, delay: float, think: float = think) -> None:
                 try:
@@ -762,6 +774,7 @@ async def run_bench(
             start_to_picture_max_ms=max(starts, default=0.0) * 1000,
             people_moves_committed=int(counts.get("people", 0)),
             computer_moves=int(counts.get("computers", 0)),
+            timeout_moves=int(counts.get("timeouts", 0)),
             computer_level=level or "",
             ai_decisions=int(counts.get("decisions", 0)),
             ai_decisions_cut=int(counts.get("cut", 0)),
@@ -889,6 +902,7 @@ def main(argv: list[str] | None = None) -> int:
             patience=args.patience,
             metrics=not args.echo,
             level=args.level,
+            live_timer=None if args.echo else LIVE_TIMER,
         )
     )
     as_json = asdict(result) | {
