@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs.budget import GlobalBudget, limit_http, share
+from cogs.budget import GlobalBudget, SendWindow, gate_sends, limit_http, send_limit, share
 from cogs.config import BotConfig, ConfigError, load_config
 from cogs.i18n import CatalogueTranslator
 from cogs.tree import (
@@ -68,6 +68,10 @@ class BatakBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intents
         trace, self._interaction_arrived = discord_trace()
+        # what leaves in any second stays under Discord's global limit (cogs.budget)
+        part = share(config.shard_count, config.shard_ids, 1.0)
+        self.sends = SendWindow(send_limit(part))
+        gate_sends(trace, self.sends, lambda: self.application_id)
         super().__init__(
             shard_count=config.shard_count,
             # discord.py reads None as "every shard" though its annotation says List[int]
@@ -209,6 +213,7 @@ class BatakBot(commands.AutoShardedBot):
             await self.service.close()
         finally:
             await super().close()  # unloads the cog first: its pending edits and posts stop
+            await self.budget.close()  # its waiters' requests are not sent any more
             await self.close_operator_view()
             await self.store.close()
             workers.close_all()

@@ -15,19 +15,31 @@ drawn (:class:`cogs.pacing.EditPacer`): while they wait, the moves played meanwh
 are merged into that one edit, so a busy bot draws and sends fewer table pictures
 instead of queueing stale ones. Waiters are served in order; a table that has just
 started (its first picture) and other ``urgent`` requests go first.
+
+A token is taken before a request is on its way, not when it leaves: a paced edit's
+while its picture is drawn, any request's before discord.py waits for its route's
+bucket, and discord.py's own retries of a request (after a route 429, a 5xx) take
+none. On a busy process these requests can leave together, more in one second than
+the bucket's rate. :class:`SendWindow` is the last check, made as each request leaves
+the bot's HTTP session (an aiohttp trace, :func:`gate_sends`): at most ``limit``
+requests in any window of one second, counted when they are sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, Literal
 
+import aiohttp
 import discord
+
+from ops.metrics import METRICS
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
@@ -111,10 +123,14 @@ class GlobalBudget:
             self._pump = None
 
     async def close(self) -> None:
+        """Stop serving: every request still waiting for a token is cancelled."""
         if self._pump is not None:
             self._pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._pump
+        for line in self._waiting:
+            while line:
+                line.popleft().cancel()
 
 
 @contextlib.contextmanager
@@ -149,3 +165,85 @@ def limit_http(http: discord.http.HTTPClient, budget: GlobalBudget) -> None:
         return await send(route, **kwargs)
 
     http.request = request  # type: ignore[method-assign]
+
+
+SEND_SHARE = 0.9
+"""Of Discord's global limit, the part the requests sent in any one second may use
+(:class:`SendWindow`): the token bucket keeps to its own, lower rate; this is the
+ceiling when requests that took their tokens at different times leave together."""
+
+_INTERACTION_CALLBACK = re.compile(r"/interactions/\d+/[^/]+/callback$")
+_WEBHOOK = re.compile(r"/webhooks/(\d+)/")
+
+
+def exempt(path: str, application_id: int | None) -> bool:
+    """Whether a request path is an interaction endpoint, which the global limit leaves
+    out (developers/topics/rate-limits.md, Global Rate Limit): the callback, or a route
+    of an interaction token's webhook (its id is the application's)."""
+    if _INTERACTION_CALLBACK.search(path):
+        return True
+    hook = _WEBHOOK.search(path)
+    return hook is not None and application_id is not None and int(hook[1]) == application_id
+
+
+class SendWindow:
+    """At most ``limit`` requests leave in any ``window`` seconds, counted as they leave:
+    a request past it waits until the oldest of the window is ``window`` old. Waiters
+    leave in the order they came."""
+
+    def __init__(
+        self,
+        limit: int,
+        window: float = 1.0,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        if limit < 1 or window <= 0:
+            raise ValueError("a send window needs a limit of at least 1 and a length")
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._sleep = sleep
+        self._sent: deque[float] = deque()
+        self._line = asyncio.Lock()
+        self.held = 0
+        """Requests that had to wait (they would have gone over ``limit``)."""
+
+    async def admit(self) -> bool:
+        """Return when one more request may leave now, and count it as sent; True when
+        it had to wait."""
+        waited = self._line.locked()  # someone waits for the window already: so do we
+        async with self._line:
+            while True:
+                now = self._clock()
+                while self._sent and now - self._sent[0] >= self.window - EPSILON:
+                    self._sent.popleft()
+                if len(self._sent) < self.limit:
+                    break
+                waited = True
+                await self._sleep(self._sent[0] + self.window - now)
+            self._sent.append(now)
+            self.held += waited
+            return waited
+
+
+def send_limit(rate_share: float, discord_limit: float = DISCORD_GLOBAL_LIMIT) -> int:
+    """This process's :class:`SendWindow` limit: its part (``rate_share``, 0..1, of the
+    shards) of :data:`SEND_SHARE` of Discord's limit, at least 1."""
+    return max(1, int(discord_limit * SEND_SHARE * rate_share))
+
+
+def gate_sends(
+    trace: aiohttp.TraceConfig, window: SendWindow, application_id: Callable[[], int | None]
+) -> None:
+    """Every request of the session that ``trace`` is given to, except the interaction
+    endpoints, passes ``window`` as it starts (aiohttp awaits the trace before it sends,
+    for discord.py's every try)."""
+
+    async def on_request_start(
+        session: aiohttp.ClientSession, ctx: Any, params: aiohttp.TraceRequestStartParams
+    ) -> None:
+        if not exempt(params.url.path, application_id()) and await window.admit():
+            METRICS.discord_held.inc()
+
+    trace.on_request_start.append(on_request_start)

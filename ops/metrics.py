@@ -79,6 +79,12 @@ class Metrics:
         self.discord_429 = Counter(
             "batak_discord_rate_limited", "HTTP 429 answers from Discord", registry=r
         )
+        self.discord_held = Counter(
+            "batak_discord_requests_held",
+            "Requests held back as they left so that no second sends more than the bot's "
+            "part of Discord's global limit (cogs.budget.SendWindow)",
+            registry=r,
+        )
         self.worker_restarts = Counter(
             "batak_worker_restarts", "Worker processes replaced after dying", ["worker"], registry=r
         )

@@ -3,7 +3,9 @@
 A token bucket: ``burst`` requests at once, then ``rate`` a second; urgent waiters
 first, cancelled ones skipped; every request of the bot's HTTP client takes a token
 unless one was taken for it (a paced table edit takes its token before drawing, so
-the moves made while it waits are merged into that one edit).
+the moves made while it waits are merged into that one edit). As requests leave the
+HTTP session, a window of one second holds those over its limit, whenever their
+tokens were taken.
 """
 
 from __future__ import annotations
@@ -11,10 +13,22 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import aiohttp
 import pytest
+from aiohttp import web
 
-from cogs.budget import GlobalBudget, limit_http, mode, share
+from cogs.budget import (
+    GlobalBudget,
+    SendWindow,
+    exempt,
+    gate_sends,
+    limit_http,
+    mode,
+    send_limit,
+    share,
+)
 from cogs.pacing import EditPacer
+from ops.metrics import METRICS
 from tests.bot.test_bot_pacing import FakeClock, settle
 
 
@@ -150,3 +164,110 @@ async def test_a_request_made_for_someone_waiting_goes_first() -> None:
     await clock.advance(10.0)
     await asyncio.gather(new, *edits)
     assert http.sent == ["first", "new table", "edit 0", "edit 1", "edit 2"]
+
+
+async def test_a_send_window_counts_requests_as_they_leave() -> None:
+    """Three may leave in any second: the fourth and fifth wait for the first ones to
+    be a second old, in the order they came, and a request later in the window waits
+    only for the oldest."""
+    clock = FakeClock()
+    window = SendWindow(3, clock=clock.time, sleep=clock.sleep)
+    left: list[tuple[str, float]] = []
+
+    async def send(name: str) -> None:
+        await window.admit()
+        left.append((name, clock.now))
+
+    first = [asyncio.ensure_future(send(n)) for n in "abcde"]
+    await settle()
+    assert left == [("a", 0.0), ("b", 0.0), ("c", 0.0)]
+    await clock.advance(1.0)
+    await asyncio.gather(*first)
+    assert left[3:] == [("d", 1.0), ("e", 1.0)] and window.held == 2
+    await clock.advance(0.5)
+    await send("f")  # the window [0.5, 1.5] holds d and e: f goes at once
+    later = asyncio.ensure_future(send("g"))
+    await clock.advance(0.4)
+    assert not later.done()
+    await clock.advance(0.1)  # d and e are a second old
+    await later
+    assert left[5:] == [("f", 1.5), ("g", 2.0)]
+
+
+def test_the_interaction_endpoints_are_exempt() -> None:
+    """developers/topics/rate-limits.md, Global Rate Limit: interaction endpoints are
+    not bound to it; an owner webhook's routes, or a channel's, are."""
+    app = 4242
+    assert exempt("/api/v10/interactions/1/tok/callback", app)
+    assert exempt("/api/v10/webhooks/4242/tok/messages/@original", app)
+    assert exempt("/api/v10/webhooks/4242/tok", app)
+    assert not exempt("/api/v10/webhooks/77/tok", app)  # someone's webhook
+    assert not exempt("/api/v10/webhooks/4242/tok", None)  # before login: not known yet
+    assert not exempt("/api/v10/channels/1/messages", app)
+    assert not exempt("/api/v10/interactions/1/tok", app)
+
+
+def test_each_process_sends_its_shards_part_of_the_window() -> None:
+    assert send_limit(1.0) == 45  # 90% of Discord's 50 a second
+    assert send_limit(0.5) == 22
+    assert send_limit(0.001) == 1
+    with pytest.raises(ValueError):
+        SendWindow(0)
+
+
+async def test_the_session_gate_holds_what_leaves_past_the_window() -> None:
+    """A real aiohttp session with the gate's trace, against a local server: channel
+    routes past the window wait, interaction endpoints do not."""
+    seen: list[str] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        seen.append(request.path)
+        return web.json_response({})
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    clock = FakeClock()
+    window = SendWindow(2, clock=clock.time, sleep=clock.sleep)
+    trace = aiohttp.TraceConfig()
+    gate_sends(trace, window, lambda: 9)
+    held_before = METRICS.discord_held._value.get()
+    base = f"http://127.0.0.1:{port}/api/v10"
+    try:
+        async with aiohttp.ClientSession(trace_configs=[trace]) as session:
+
+            async def post(path: str) -> None:
+                async with session.post(base + path) as r:
+                    await r.read()
+
+            paths = [f"/channels/{i}/messages" for i in range(3)]
+            paths += ["/interactions/5/t/callback", "/webhooks/9/t/messages/@original"]
+            sends = [asyncio.ensure_future(post(p)) for p in paths]
+            for _ in range(200):  # the four that may go reach the server
+                if len(seen) == 4:
+                    break
+                await asyncio.sleep(0.01)
+            assert sorted(seen) == sorted("/api/v10" + p for p in [*paths[:2], *paths[3:]])
+            assert not sends[2].done()
+            await clock.advance(1.0)
+            await asyncio.gather(*sends)
+            assert seen[-1] == "/api/v10" + paths[2] and window.held == 1
+            assert METRICS.discord_held._value.get() == held_before + 1
+    finally:
+        await runner.cleanup()
+
+
+async def test_closing_cancels_the_requests_waiting_for_a_token() -> None:
+    clock = FakeClock()
+    budget = budget_on(clock, rate=1, burst=1)
+    await budget.take()
+    waiting = [asyncio.ensure_future(budget.take()) for _ in range(2)]
+    await settle()
+    await budget.close()
+    await settle()
+    assert all(w.cancelled() for w in waiting) and budget.queued == 0
+    await budget.close()  # twice: nothing left to do

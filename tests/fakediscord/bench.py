@@ -62,6 +62,7 @@ MOVES_METRIC = "batak_moves"
 DECISIONS_METRIC = "batak_ai_decisions"
 CUT_METRIC = "batak_ai_decisions_cut"
 DECISION_METRIC = "batak_ai_decision_seconds"
+HELD_METRIC = "batak_discord_requests_held"
 LIVE_TIMER = 3600
 """The bench servers' turn timer of live tables, seconds (the longest the bot allows)."""
 
@@ -375,6 +376,9 @@ class BenchResult:
     """429s served with ``global: true`` (the global limit), the whole run."""
     served_429_route: int = 0
     """429s of a route's bucket, the whole run."""
+    held_requests: int = 0
+    """Requests the bot(s) held as they left, so that no second sends more than their
+    part of the global limit (``cogs.budget.SendWindow``)."""
     start_tables: int = 0
     """Measured tables whose Start-to-picture latency was seen."""
     start_to_picture_p50_ms: float = 0.0
@@ -425,7 +429,8 @@ class BenchResult:
         )
         return (
             f"  global-limited calls {self.global_limited_calls} = "
-            f"{self.global_calls_per_move:.2f} per move ({GLOBAL_LIMIT}/s per token{shared}): "
+            f"{self.global_calls_per_move:.2f} per move ({GLOBAL_LIMIT}/s per token{shared}; "
+            f"{self.held_requests} held as they left): "
             + (
                 ", ".join(
                     f"{route} {n / max(1, self.moves):.2f}"
@@ -620,6 +625,7 @@ async def run_bench(
                     "timeouts": sum(counter(x, MOVES_METRIC, actor="timeout") for x in texts),
                     "decisions": sum(counter(x, DECISIONS_METRIC) for x in texts),
                     "cut": sum(counter(x, CUT_METRIC) for x in texts),
+                    "held": sum(counter(x, HELD_METRIC) for x in texts),
                 }
 
             async def decision_histogram() -> Buckets:
@@ -775,6 +781,7 @@ async def run_bench(
             people_moves_committed=int(counts.get("people", 0)),
             computer_moves=int(counts.get("computers", 0)),
             timeout_moves=int(counts.get("timeouts", 0)),
+            held_requests=int(counts.get("held", 0)),
             computer_level=level or "",
             ai_decisions=int(counts.get("decisions", 0)),
             ai_decisions_cut=int(counts.get("cut", 0)),
