@@ -352,6 +352,8 @@ class BenchResult:
     calls_by_route: dict[str, int] = field(default_factory=dict)
     """The REST requests of the measured tables by route (``PATCH /webhooks/...``)."""
     bot_cpu_seconds: float = 0.0
+    cpu_each_seconds: list[float] = field(default_factory=list)
+    """By process, as ``rss_idle_each``: each bot, then its workers."""
     fake_cpu_seconds: float = 0.0
     fake_rss_bytes: int = 0
     rss_idle_each: list[int] = field(default_factory=list)
@@ -515,6 +517,10 @@ class BenchResult:
                 f"{self.bot_cpu_ms_per_move:.1f} ms per move, "
                 f"fake Discord + players {self.fake_cpu_seconds:.1f}s "
                 f"(its RSS {self.fake_rss_bytes / 2**20:.0f} MiB)",
+                "  CPU per move by process (bot, then its workers): "
+                + ", ".join(
+                    f"{1000 * c / max(1, self.moves):.1f} ms" for c in self.cpu_each_seconds
+                ),
             ]
         )
 
@@ -613,6 +619,9 @@ async def run_bench(
             def bot_cpu_seconds() -> float:
                 return sum(read_cpu_seconds(b.pid) for b in bots)
 
+            def cpu_each() -> dict[int, float]:
+                return {p: c for b in bots for p, c in read_cpu_each(b.pid).items()}
+
             async def commit_histograms() -> list[Buckets]:
                 return [histogram(await scrape(port), COMMIT_METRIC) for port in ports]
 
@@ -689,7 +698,7 @@ async def run_bench(
             decisions0 = await decision_histogram() if ports else []
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
-            cpu0, bot_cpu0 = time.process_time(), bot_cpu_seconds()
+            cpu0, bot_cpu0, each0 = time.process_time(), bot_cpu_seconds(), cpu_each()
             calls0, routes0 = d.fake.api_calls, Counter(d.fake.route_counts)
             global0 = Counter(d.fake.global_limit.counted if d.fake.global_limit else {})
             try:
@@ -703,6 +712,7 @@ async def run_bench(
                 sampler.cancel()
             elapsed = time.perf_counter() - t0
             cpu, bot_cpu = time.process_time() - cpu0, bot_cpu_seconds() - bot_cpu0
+            cpu_by_process = [c - each0.get(p, 0.0) for p, c in cpu_each().items()]
             calls = d.fake.api_calls - calls0
             commits_each = [
                 minus(after, before)
@@ -759,6 +769,7 @@ async def run_bench(
             ),
             calls_by_route={route: n for route, n in routes.items() if n > 0},
             bot_cpu_seconds=bot_cpu,
+            cpu_each_seconds=cpu_by_process,
             fake_cpu_seconds=cpu,
             fake_rss_bytes=fake_rss,
             rss_idle_each=idle_each,
@@ -806,11 +817,13 @@ async def on_database(
         await drop_database(database_url, url)
 
 
-def read_cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and of all its descendants (the drawing and
-    thinking workers are the bot's CPU too), from /proc/{pid}/stat: each process's own
-    time plus what its waited-for children used (``cutime``, ``cstime``)."""
-    total, todo = 0, [pid]
+def read_cpu_each(pid: int) -> dict[int, float]:
+    """User + system CPU seconds of a process and of each of its descendants (the drawing
+    and thinking workers are the bot's CPU too), by pid in the order found, from
+    /proc/{pid}/stat: each process's own time plus what its waited-for children used
+    (``cutime``, ``cstime``)."""
+    out: dict[int, float] = {}
+    todo = [pid]
     while todo:
         p = todo.pop(0)
         try:
@@ -818,9 +831,14 @@ def read_cpu_seconds(pid: int) -> float:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:  # ended between the listing and the read
             continue
-        total += sum(int(x) for x in fields[11:15])
+        out[p] = sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
         todo.extend(_children(p))
-    return total / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def read_cpu_seconds(pid: int) -> float:
+    """The CPU seconds of a process and all its descendants (:func:`read_cpu_each`)."""
+    return sum(read_cpu_each(pid).values())
 
 
 def main(argv: list[str] | None = None) -> int:
