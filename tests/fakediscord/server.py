@@ -2572,10 +2572,17 @@ class FakeDiscord:
             raise not_found(UNKNOWN_INTERACTION, "interaction")
         payload, files = await self._read_body(request)
         try:
-            return await self._callback(rec, payload, files, arrived)
+            answer = await self._callback(rec, payload, files, arrived)
         except DiscordHTTPError as e:
             rec.rejected.append(e)
             raise
+        # changelog "Interaction Callback Response" (2024-08-19) and
+        # receiving-and-responding.mdx, Create Interaction Response: the interaction
+        # callback response only with the query parameter with_response=true (discord.py
+        # sends it); otherwise 204 No Content
+        if request.query.get("with_response", "").lower() not in ("true", "1"):
+            return web.Response(status=204)
+        return answer
 
     async def _callback(
         self,

@@ -274,12 +274,24 @@ async def test_interaction_deadline_double_ack_and_token_expiry(driver: Driver, 
     assert (status, err["code"]) == (404, 10062)
     assert late.failed and late in driver.failed_interactions()
 
+    # Without with_response=true the callback answers 204 No Content (changelog
+    # "Interaction Callback Response"); the acknowledgement is taken all the same.
+    plain = new()
+    status, body, _ = await api.call(
+        "POST",
+        f"/interactions/{plain.id}/{plain.token}/callback",
+        {"type": 4, "data": {"content": "plain"}},
+        auth=False,
+    )
+    assert (status, body) == (204, "") and plain.acked
+
     deferred = new()
     status, out, _ = await api.call(
         "POST",
         f"/interactions/{deferred.id}/{deferred.token}/callback",
         {"type": 5, "data": {"flags": FLAG_EPHEMERAL}},
         auth=False,
+        params={"with_response": "true"},
     )
     assert out["interaction"]["response_message_loading"] is True
     assert driver.loading_messages() == [deferred.response]
@@ -515,7 +527,7 @@ async def test_refused_response_leaves_the_interaction_open(driver: Driver, api:
     assert (status, err["code"]) == (400, 50035)  # no message to update for a slash command
     assert not rec.acked
     status, _, _ = await api.call("POST", cb, {"type": 4, "data": {"content": "ok"}}, auth=False)
-    assert status == 200 and rec.acked and len(rec.rejected) == 2
+    assert status == 204 and rec.acked and len(rec.rejected) == 2
 
 
 def test_sitecustomize_points_discord_py_at_the_fake(tmp_path: Any) -> None:
