@@ -725,8 +725,17 @@ async def run_bench(
             fake_rss = read_rss(os.getpid())
             peak = max(peak, sum(b.rss_bytes() for b in bots))
             await script.settle(d, ctxs)  # after every count: not part of the figures
-            # after it: a table that stopped at --moves may have a commit on its way
-            counts = {k: v - counts0[k] for k, v in (await readings()).items()} if ports else {}
+            # A press is acknowledged before its move is committed: the last move of a
+            # table that stopped at --moves may still be on its way. Read once every
+            # acknowledged move is in (at most `patience` more), or what is in by then.
+            counts: dict[str, float] = {}
+            made = sum(t.moves for t in ctxs)
+            waited_until = time.perf_counter() + patience
+            while ports:
+                counts = {k: v - counts0[k] for k, v in (await readings()).items()}
+                if counts["people"] >= made or time.perf_counter() > waited_until:
+                    break
+                await asyncio.sleep(0.1)
             decisions = minus(await decision_histogram(), decisions0) if ports else []
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]

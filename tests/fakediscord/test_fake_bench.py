@@ -67,9 +67,9 @@ def test_bench_with_computers_reports_their_decisions(
     assert out["moves"] == 9 and out["people_moves_committed"] == 9
     assert out["lost_moves"] == out["duplicated_moves"] == out["failed_interactions"] == 0
     assert out["computer_level"] == "hard"
-    # at most one computer move after each person's; in the auction a seat that passed
-    # is out, so fewer
-    assert 1 <= out["computer_moves"] == out["ai_decisions"] <= 9
+    # at most one computer move after each person's (in the auction a seat that passed
+    # is out, so fewer); the computer's answer to the last one may not be stored yet
+    assert 1 <= out["computer_moves"] <= out["ai_decisions"] <= out["computer_moves"] + 1 <= 10
     assert 0 <= out["ai_decisions_cut"] <= out["ai_decisions"]
     assert 0 < out["ai_decision_p50_ms"] <= out["ai_decision_p95_ms"] <= out["ai_decision_p99_ms"]
 
