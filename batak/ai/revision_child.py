@@ -98,8 +98,11 @@ def serve(inp: Any, out: Any) -> int:
                 answer = {"error": f"unknown op {op!r}"}
         except Exception as exc:  # every failure goes back to the arena, named
             answer = {"error": f"{type(exc).__name__}: {exc}"}
-        out.write(json.dumps(answer) + "\n")
-        out.flush()
+        try:
+            out.write(json.dumps(answer) + "\n")
+            out.flush()
+        except BrokenPipeError:  # the arena stopped (an SPRT decided): nobody reads on
+            return 0
     return 0
 
 

@@ -60,6 +60,26 @@ def test_observations_cross_the_protocol_unchanged(name: str) -> None:
     assert seen > 4 * 52
 
 
+def test_a_child_whose_arena_stopped_reading_ends_quietly() -> None:
+    """An SPRT that decides stops the arena while a child may still be answering: the
+    child's write then meets a closed pipe, and it ends with status 0, no traceback."""
+
+    class Closed:
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def write(self, text: str) -> None:
+            if self.lines:  # the "ready" line went; the arena is gone since
+                raise BrokenPipeError(32, "Broken pipe")
+            self.lines.append(text)
+
+        def flush(self) -> None:
+            pass
+
+    requests = ['{"op": "new", "kind": "random", "seed": 1, "budget": 0.01}\n'] * 2
+    assert _child().serve(iter(requests), Closed()) == 0
+
+
 def test_split_kind() -> None:
     assert split_kind("hard@abc123") == ("hard", "abc123")
     assert split_kind("easy") == ("easy", None)
