@@ -13,6 +13,12 @@ process of the bot shares it), by route; the 429s served by scope (global / rout
 (bot.py) Start-to-picture latency, from the Start press's acknowledgement to the table
 message's first picture. ``--json`` prints the same as one JSON object.
 
+``--players 3 --level hard`` leaves one seat of each table to a computer of that level
+(each server's setting, set by an admin before any table; Start fills the seat): the
+bench then also reads the computers' moves and decisions from ``/metrics``, how many
+the wall-clock guard cut short, and the decisions' wall time (p50 / p95 / p99). The
+CPU per move is printed by process too (each bot, then its workers).
+
 ``--database-url postgresql://USER@HOST:PORT/DB`` runs the bot(s) on PostgreSQL: the
 bench creates a temporary database on that server (the user needs CREATEDB) and drops
 it afterwards; ``--processes 2`` runs two shard processes sharing it.
