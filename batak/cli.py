@@ -101,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     be.add_argument("--preset", choices=PRESET_NAMES, default="standard")
 
+    from batak.ai.sprt import MIN_SAMPLES  # pure arithmetic: cheap to import here
+
     ar = sub.add_parser("arena", help="duplicate deals: does one computer level beat another?")
     ar.add_argument(
         "--candidate",
@@ -171,6 +173,13 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--beta", type=float, default=0.05, help="SPRT missed-'better' rate")
     ar.add_argument(
         "--max-deals", type=int, default=2000, help="with --sprt: deals at most (default 2000)"
+    )
+    ar.add_argument(
+        "--sprt-min-deals",
+        type=int,
+        default=MIN_SAMPLES,
+        help=f"with --sprt: deals before it may decide (default {MIN_SAMPLES}: the "
+        "variance of fewer can be far too low)",
     )
 
     au = sub.add_parser(
@@ -707,9 +716,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.sprt:
         try:
             if args.non_inferiority is not None:
-                spec = SprtSpec.non_inferior(args.non_inferiority, args.alpha, args.beta)
+                spec = SprtSpec.non_inferior(
+                    args.non_inferiority, args.alpha, args.beta, args.sprt_min_deals
+                )
             else:
-                spec = SprtSpec(args.sprt_m0, args.sprt_m1, args.alpha, args.beta)
+                spec = SprtSpec(
+                    args.sprt_m0, args.sprt_m1, args.alpha, args.beta, args.sprt_min_deals
+                )
         except ValueError as exc:
             print(f"error: --sprt: {exc}", file=sys.stderr)
             return 2

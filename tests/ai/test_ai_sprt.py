@@ -9,7 +9,7 @@ import random
 import pytest
 
 from batak.ai.arena import deal_standing, run_arena
-from batak.ai.sprt import H0, H1, Sprt, SprtSpec, run_stream
+from batak.ai.sprt import H0, H1, MIN_SAMPLES, Sprt, SprtSpec, run_stream
 from batak.cli import main
 from batak.rules import preset
 
@@ -94,7 +94,7 @@ def test_bad_specs_are_refused(bad: dict[str, float]) -> None:
 def test_error_rates_are_near_alpha_and_beta() -> None:
     """Over many simulated streams, H1 is accepted about ``alpha`` of the time when the
     mean is exactly ``m0``, and H0 about ``beta`` of the time when it is ``m1``."""
-    spec = SprtSpec(0.0, 0.5, alpha=0.05, beta=0.05)
+    spec = SprtSpec(0.0, 0.5, alpha=0.05, beta=0.05, min_samples=16)  # Wald's test
     rng = random.Random(4)
     runs = 1000
 
@@ -112,7 +112,7 @@ def test_error_rates_are_near_alpha_and_beta() -> None:
     # 0.05 give or take three binomial standard errors (0.007 each over 1000 runs)
     assert 0.025 <= false_h1 <= 0.08
     assert 0.025 <= false_h0 <= 0.08
-    stricter = SprtSpec(0.0, 0.5, alpha=0.01, beta=0.2)
+    stricter = SprtSpec(0.0, 0.5, alpha=0.01, beta=0.2, min_samples=16)
     spec = stricter
     assert rate(spec.m0, H1) <= 0.03
     assert 0.1 <= rate(spec.m1, H0) <= 0.27
@@ -150,11 +150,24 @@ def test_the_arena_stops_at_the_first_decision() -> None:
 
 def test_the_arena_command_prints_the_sprt(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["arena", "--candidate", "normal", "--baseline", "random", "--sprt"]
-    assert main([*args, "--sprt-m1", "2", "--max-deals", "40"]) == 0
+    assert main([*args, "--sprt-m1", "2", "--max-deals", "40", "--sprt-min-deals", "16"]) == 0
     out = capsys.readouterr().out
     assert "SPRT on the standing per deal: H1 accepted: better" in out
     assert "bounds -2.94 .. +2.94" in out and "alpha 0.05" in out
     assert main([*args, "--non-inferiority", "1", "--max-deals", "3"]) == 0
     assert "inconclusive" in capsys.readouterr().out
     assert main([*args, "--sprt-m0", "1", "--sprt-m1", "0"]) == 2
+    assert main([*args, "--sprt-min-deals", "1"]) == 2  # the variance needs two
     assert main(["arena", "--non-inferiority", "1"]) == 2
+
+
+def test_a_quiet_start_does_not_decide_before_the_minimum() -> None:
+    """Heavy-tailed standings: 60 level deals, then the spread shows. With the default
+    minimum the test waits for it; with 16 deals it would have decided on the quiet start."""
+    rng = random.Random(5)
+    quiet = [rng.gauss(0.0, 0.2) for _ in range(60)]
+    loud = [rng.choice((-8.0, 8.0)) if rng.random() < 0.3 else 0.0 for _ in range(200)]
+    early = run_stream(SprtSpec.non_inferior(0.5, min_samples=16), quiet + loud)
+    assert early.decision == H1 and early.n < 60  # "not worse", on almost no evidence
+    careful = run_stream(SprtSpec.non_inferior(0.5), quiet + loud)
+    assert careful.n > MIN_SAMPLES == 100  # the quiet start alone decided nothing
