@@ -246,7 +246,10 @@ async def test_a_global_429_is_waited_out_by_discord_py(w: World) -> None:
             w.d.slash(w.alice, "echo post", {"text": "held back"}, wait="response")
         )
         await w.d.wait_until(lambda: limit.refused[route] > refused or post.done())
-        assert limit.refused[route] == refused + 1  # the bot's post met the global limit
+        # the bot's post met the global limit (discord.py sleeps retry_after on the wall
+        # clock and tries again: on a busy machine it may meet the frozen second twice
+        # or more before this line runs)
+        assert limit.refused[route] >= refused + 1
     finally:
         del fake.clock.now  # the clock runs again: the second ends
     r = await post
