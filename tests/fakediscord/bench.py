@@ -622,18 +622,18 @@ async def run_bench(
             def rss_each() -> list[int]:
                 return [r for b in bots for r in read_rss_each(b.pid)]
 
-            def bot_cpu_seconds() -> float:
-                return sum(read_cpu_seconds(b.pid) for b in bots)
-
             def cpu_each() -> dict[int, float]:
                 return {p: c for b in bots for p, c in read_cpu_each(b.pid).items()}
 
-            async def commit_histograms() -> list[Buckets]:
-                return [histogram(await scrape(port), COMMIT_METRIC) for port in ports]
+            async def metrics_texts() -> list[str]:
+                """Each bot process's ``/metrics``, read once for every figure taken then."""
+                return [await scrape(port) for port in ports]
 
-            async def readings() -> dict[str, float]:
+            def commit_histograms(texts: list[str]) -> list[Buckets]:
+                return [histogram(x, COMMIT_METRIC) for x in texts]
+
+            def readings(texts: list[str]) -> dict[str, float]:
                 """The counters the figures subtract (all processes together)."""
-                texts = [await scrape(port) for port in ports]
                 return {
                     "people": sum(counter(x, MOVES_METRIC, actor="player") for x in texts),
                     "computers": sum(counter(x, MOVES_METRIC, actor="bot") for x in texts),
@@ -643,8 +643,8 @@ async def run_bench(
                     "held": sum(counter(x, HELD_METRIC) for x in texts),
                 }
 
-            async def decision_histogram() -> Buckets:
-                return combined([histogram(await scrape(p), DECISION_METRIC) for p in ports])
+            def decision_histogram(texts: list[str]) -> Buckets:
+                return combined([histogram(x, DECISION_METRIC) for x in texts])
 
             # before any table: the level of the seats Start fills, and a turn timer that
             # outlasts the run (a table stopped at --moves would time out and play on)
@@ -699,12 +699,12 @@ async def run_bench(
                         print(f"  ... {done} moves, rss {peak / 2**20:.1f} MiB", file=sys.stderr)
                     await asyncio.sleep(0.5)
 
-            commits0 = await commit_histograms()
-            counts0 = await readings() if ports else {}
-            decisions0 = await decision_histogram() if ports else []
+            texts0 = await metrics_texts()
+            commits0, counts0 = commit_histograms(texts0), readings(texts0)
+            decisions0 = decision_histogram(texts0)
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
-            cpu0, bot_cpu0, each0 = time.process_time(), bot_cpu_seconds(), cpu_each()
+            cpu0, each0 = time.process_time(), cpu_each()
             calls0, routes0 = d.fake.api_calls, Counter(d.fake.route_counts)
             global0 = Counter(d.fake.global_limit.counted if d.fake.global_limit else {})
             try:
@@ -717,12 +717,15 @@ async def run_bench(
             finally:
                 sampler.cancel()
             elapsed = time.perf_counter() - t0
-            cpu, bot_cpu = time.process_time() - cpu0, bot_cpu_seconds() - bot_cpu0
+            cpu = time.process_time() - cpu0
             cpu_by_process = [c - each0.get(p, 0.0) for p, c in cpu_each().items()]
+            bot_cpu = sum(cpu_by_process)
             calls = d.fake.api_calls - calls0
             commits_each = [
                 minus(after, before)
-                for after, before in zip(await commit_histograms(), commits0, strict=True)
+                for after, before in zip(
+                    commit_histograms(await metrics_texts()), commits0, strict=True
+                )
             ]
             routes = Counter(d.fake.route_counts)
             routes.subtract(routes0)
@@ -735,14 +738,16 @@ async def run_bench(
             # table that stopped at --moves may still be on its way. Read once every
             # acknowledged move is in (at most `patience` more), or what is in by then.
             counts: dict[str, float] = {}
+            decisions: Buckets = []
             made = sum(t.moves for t in ctxs)
             waited_until = time.perf_counter() + patience
             while ports:
-                counts = {k: v - counts0[k] for k, v in (await readings()).items()}
+                texts = await metrics_texts()
+                counts = {k: v - counts0[k] for k, v in readings(texts).items()}
+                decisions = minus(decision_histogram(texts), decisions0)
                 if counts["people"] >= made or time.perf_counter() > waited_until:
                     break
                 await asyncio.sleep(0.1)
-            decisions = minus(await decision_histogram(), decisions0) if ports else []
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
@@ -849,11 +854,6 @@ def read_cpu_each(pid: int) -> dict[int, float]:
         out[p] = sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
         todo.extend(_children(p))
     return out
-
-
-def read_cpu_seconds(pid: int) -> float:
-    """The CPU seconds of a process and all its descendants (:func:`read_cpu_each`)."""
-    return sum(read_cpu_each(pid).values())
 
 
 def main(argv: list[str] | None = None) -> int:
