@@ -56,7 +56,7 @@ def make_player(kind: str, seed: int | None = 0, budget: float | None = None) ->
     retired level's name, :data:`RETIRED_LEVELS`: the level that plays for it).
 
     ``budget`` is the hard level's thinking time per decision in seconds (default
-    0.25, an upper bound: its stopping rule usually ends a decision sooner); the other
+    0.25, counted in simulated card plays, so the same on any machine); the other
     levels ignore it. The same ``seed`` gives the
     same decisions. Any other name raises ``ValueError`` naming it and the
     valid ones; so does a budget that is not a positive number.

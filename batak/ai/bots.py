@@ -13,9 +13,11 @@ legal actions.
   hands are small it solves each sampled deal exactly. The work is counted in
   simulated card plays, so a decision is the same for a given seed whatever
   the machine's load; a wall-clock guard (:data:`GUARD_SECONDS`) stops only a
-  decision starved of CPU. A card decision stops once it is settled (a sequential
-  test on the paired differences, :func:`_prune`). It bids by the trick model's
-  formula with expected tricks from play-outs.
+  decision starved of CPU. Every card decision plays out its whole budget: a
+  stopping rule that ended decisions once they seemed settled made hard ten times
+  cheaper but weaker, and the compiled sampling made the budget cheap enough
+  (``docs/computer-players.md``). It bids by the trick model's formula with
+  expected tricks from play-outs.
 
 (An ``expert`` level, hard with eight times the work per decision, was not shown
 stronger than hard by the arena's sequential test and is gone: see
@@ -70,8 +72,8 @@ EXACT_CARDS = 4
 """Solve exactly once every hand holds at most this many cards."""
 
 HARD_BUDGET = 0.25
-"""The hard level's thinking per decision, in seconds of work (an upper bound: the
-stopping rule usually settles a card decision well before it)."""
+"""The hard level's thinking per decision, in seconds of work (:data:`PLAYS_PER_SECOND`
+simulated card plays a second): a card decision plays sampled deals until it is spent."""
 
 MAX_WORLDS = 400
 """Sampled deals per card decision at most (at :data:`HARD_BUDGET`; more with a
@@ -81,18 +83,8 @@ BID_WORLDS = 300
 """Sampled deals per bid or trump decision at most (at :data:`HARD_BUDGET`)."""
 
 MIN_WORLDS = 16
-"""Sampled deals a decision simulates before its stopping rule may end it."""
-
-CHECK_EVERY = 4
-"""The stopping rule looks at the paired differences every this many sampled deals
-while there are few, then every eighth of the deals so far (:func:`_check_step`)."""
-
-PRUNE_Z = 2.0
-"""Standard errors of the paired difference that drop a card or settle a decision."""
-
-INDIFFERENCE = 0.01
-"""Once no card left can beat the best by this share of the spread of the best card's
-outcomes (at :data:`PRUNE_Z` standard errors), the decision stops."""
+"""Sampled deals a decision simulates at least (a bid or trump cut short by the guard
+before this many leans on the trick model alone)."""
 
 TRUSTED_WORLDS = 16
 """A decision the wall-clock guard cut before this many sampled deals plays the
@@ -160,8 +152,8 @@ class CardStats:
     total: float = 0.0
     tricks: float = 0.0
     makes: float = 0.0
-    active: bool = True
     values: list[float] = field(default_factory=list)
+    """The card's utility on each sampled deal, in order (the same deals for every card)."""
 
     @property
     def value(self) -> float:
@@ -281,10 +273,6 @@ class HardPlayer:
         """The guard's clock (tests give one that stands still: decisions then depend
         on the seed alone, whatever the machine's load)."""
         self.last_analysis: PlayAnalysis | None = None
-        self.indifference = INDIFFERENCE
-        self.min_worlds = MIN_WORLDS
-        """Sampled deals a card decision simulates before its stopping rule may end it."""
-        """Differences below this share of the outcomes' spread count as none (:func:`_prune`)."""
         self.decisions = 0
         """Decisions this player simulated (bids, trump and cards)."""
         self.decisions_cut = 0
@@ -430,7 +418,6 @@ class HardPlayer:
         side_total = 0.0
         make_total = 0.0
         w_total = 0.0
-        weights_seen: list[float] = []
         weigh = self.world_weight(obs, table)
         order = deal_order(know)
         cut = False
@@ -446,10 +433,7 @@ class HardPlayer:
             worlds += 1
             if weight < 1e-6:
                 weight = 1e-6
-            weights_seen.append(weight)
             for st in stats:
-                if not st.active:
-                    continue
                 h = list(hands)
                 trick = list(obs.trick)
                 won = list(obs.tricks_won)
@@ -468,20 +452,16 @@ class HardPlayer:
                 st.total += weight * u
                 st.tricks += weight * side_tricks(rules, final, seat)
                 st.makes += weight * (1.0 if contract_made(rules, contract, final) else 0.0)
-            if worlds >= self.min_worlds and work >= work_budget:
+            if worlds >= MIN_WORLDS and work >= work_budget:
                 break
-            if worlds >= self.min_worlds and worlds % _check_step(worlds) == 0:
-                settled = _prune(stats, weights_seen, self.indifference)
-                if settled and not force:
-                    break
         self._count(cut)
-        best = max((st for st in stats if st.active), key=lambda st: (round(st.value, 9), -st.card))
+        best = max(stats, key=lambda st: (round(st.value, 9), -st.card))
         if best.weight:
             side_total = best.tricks / best.weight
             make_total = best.makes / best.weight
             w_total = best.weight
         chosen = best.card
-        if cut and worlds < TRUSTED_WORLDS and sum(st.active for st in stats) > 1:
+        if cut and worlds < TRUSTED_WORLDS and len(stats) > 1:
             # Cut short by the guard before the sampled deals could rank the cards: the
             # normal level's card, never worse than what that level would play.
             chosen = normal_card(obs, know)
@@ -496,51 +476,6 @@ class HardPlayer:
         )
         self.last_analysis = analysis
         return analysis
-
-
-def _check_step(worlds: int) -> int:
-    """Sampled deals between two looks of the stopping rule: :data:`CHECK_EVERY` up to
-    64 deals, then a power of two between a sixteenth and an eighth of the deals so far
-    (a look costs time in proportion to the deals, so the looks thin out as they grow)."""
-    return max(CHECK_EVERY, 1 << max(0, worlds.bit_length() - 4))
-
-
-def _prune(stats: list[CardStats], weights: list[float], indifference: float) -> bool:
-    """The sequential test on the paired differences; True when the decision is settled.
-
-    Every active card is compared with the current best on the same sampled deals:
-    the weighted mean of its paired difference and that mean's standard error. A
-    card below the best by more than :data:`PRUNE_Z` standard errors is dropped
-    (clearly worse). The decision is settled when one card is left, or when no card
-    left can be better than the best by ``indifference`` times the spread of the
-    best card's outcomes (its standard deviation over the sampled deals) at the same
-    confidence: the candidates barely differ, and more deals would not change the
-    expected score by much whichever is played. (The spread is the scale because a
-    preset's scores have their own unit: tens of points a deal on standard, a few in
-    partnerships.)
-    """
-    active = [st for st in stats if st.active]
-    best = max(active, key=lambda st: (st.value, -st.card))
-    total = sum(weights)
-    if total <= 0:
-        return False
-    bv = best.values
-    bmean = best.value
-    spread = math.sqrt(sum(w * (u - bmean) ** 2 for w, u in zip(weights, bv, strict=True)) / total)
-    enough = indifference * spread + 1e-9
-    settled = True
-    for st in active:
-        if st is best:
-            continue
-        diffs = [a - b for a, b in zip(st.values, bv, strict=True)]
-        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-        var = sum(w * w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True))
-        se = math.sqrt(var) / total
-        if mean + PRUNE_Z * se + 1e-9 < 0:
-            st.active = False
-        elif mean + PRUNE_Z * se > enough:
-            settled = False
-    return settled
 
 
 __all__ = [
