@@ -9,7 +9,7 @@ import asyncio
 import gc
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import aiohttp
@@ -246,8 +246,18 @@ def invite_url(application_id: int) -> str:
     )
 
 
+def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The event loop ``EVENT_LOOP`` names (None: the standard library's)."""
+    if name == "uvloop":
+        import uvloop
+
+        return uvloop.new_event_loop
+    return None
+
+
 async def serve(config: BotConfig) -> None:
     """Open the database, then log in and run until the bot is closed."""
+    log.info("event loop: %s", type(asyncio.get_running_loop()).__module__.split(".")[0])
     note = font_note()  # one line when emoji in names cannot be drawn (no emoji font)
     if note:
         log.warning(note)
@@ -338,7 +348,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging(config)
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
     try:
-        asyncio.run(serve(config))
+        with asyncio.Runner(loop_factory=loop_factory(config.event_loop)) as runner:
+            runner.run(serve(config))
     except discord.LoginFailure:
         print(
             "Discord refused the token in DISCORD_TOKEN: reset it on the Bot page of your "

@@ -34,6 +34,17 @@ SYNC_MODES = ("auto", "always", "never")
 """``SYNC_COMMANDS``: register the command list when it changed since the last start
 (auto), at every start (always), or never (someone else registers it)."""
 
+EVENT_LOOPS = ("uvloop", "asyncio")
+"""``EVENT_LOOP``: uvloop (libuv's loop, the default where it is installed: the
+bot's requests and gateway cost less CPU on it) or the standard library's loop."""
+
+
+def uvloop_installed() -> bool:
+    """Whether uvloop can be imported here (it is not built for Windows)."""
+    import importlib.util
+
+    return importlib.util.find_spec("uvloop") is not None
+
 
 class ConfigError(ValueError):
     """A setting with a bad value; the message names it."""
@@ -78,6 +89,8 @@ class BotConfig:
     metrics_host: str = "127.0.0.1"
     sync_commands: str = "auto"
     """One of :data:`SYNC_MODES`."""
+    event_loop: str = "asyncio"
+    """One of :data:`EVENT_LOOPS` (``load_config``: uvloop where it is installed)."""
     backups: BackupSchedule | None = None
     """``BACKUP_DIR`` / ``BACKUP_EVERY`` / ``BACKUP_KEEP``: the SQLite file copied into a
     folder every so often; None: no scheduled backups."""
@@ -183,6 +196,7 @@ def load_config(env: Mapping[str, str] | None = None, *, need_token: bool = True
         raise ConfigError(f"SYNC_COMMANDS must be auto, always or never, not {sync!r}")
     database = _database(e)
     return BotConfig(
+        event_loop=_event_loop(e),
         token=token,
         database_path=database,
         database_pool_size=_int(e, "DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE, 1, 1000),
@@ -207,6 +221,21 @@ def load_config(env: Mapping[str, str] | None = None, *, need_token: bool = True
         ping_grace_live=_float(e, "PING_GRACE_SECONDS", 20.0, 0.0, 3600.0),
         ping_grace_async=_float(e, "ASYNC_PING_GRACE_SECONDS", 1800.0, 0.0, 7 * 86400.0),
     )
+
+
+def _event_loop(e: Mapping[str, str]) -> str:
+    """``EVENT_LOOP``: empty means uvloop where it is installed, else asyncio."""
+    raw = e.get("EVENT_LOOP", "").strip().lower()
+    if not raw:
+        return "uvloop" if uvloop_installed() else "asyncio"
+    if raw not in EVENT_LOOPS:
+        raise ConfigError(f"EVENT_LOOP must be uvloop or asyncio, not {raw!r}")
+    if raw == "uvloop" and not uvloop_installed():
+        raise ConfigError(
+            "EVENT_LOOP=uvloop, but uvloop is not installed here (it does not run on "
+            "Windows): leave EVENT_LOOP empty or set it to asyncio"
+        )
+    return raw
 
 
 def _shards(e: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

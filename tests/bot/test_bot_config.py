@@ -103,3 +103,29 @@ def test_the_check_needs_no_token() -> None:
     assert load_config({}, need_token=False).token == ""
     with pytest.raises(ConfigError, match="LOG_LEVEL"):  # the other settings still count
         load_config({"LOG_LEVEL": "LOUD"}, need_token=False)
+
+
+def test_event_loop_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    import bot
+    import cogs.config as config
+
+    assert config.uvloop_installed()  # a dependency everywhere but Windows
+    assert load_config({"DISCORD_TOKEN": "abc"}).event_loop == "uvloop"
+    for raw, name in [("asyncio", "asyncio"), (" UVLOOP ", "uvloop"), ("", "uvloop")]:
+        assert load_config({"DISCORD_TOKEN": "abc", "EVENT_LOOP": raw}).event_loop == name
+    with pytest.raises(ConfigError) as err:
+        load_config({"DISCORD_TOKEN": "abc", "EVENT_LOOP": "trio"})
+    assert str(err.value) == "EVENT_LOOP must be uvloop or asyncio, not 'trio'"
+    # the loop the runner builds is the one named
+    factory = bot.loop_factory("uvloop")
+    assert factory is not None
+    with asyncio.Runner(loop_factory=factory) as runner:
+        assert type(runner.get_loop()).__module__.startswith("uvloop")
+    assert bot.loop_factory("asyncio") is None
+    # where uvloop is missing (Windows): asyncio by default, a clear refusal if named
+    monkeypatch.setattr(config, "uvloop_installed", lambda: False)
+    assert load_config({"DISCORD_TOKEN": "abc"}).event_loop == "asyncio"
+    with pytest.raises(ConfigError, match="not installed here"):
+        load_config({"DISCORD_TOKEN": "abc", "EVENT_LOOP": "uvloop"})
