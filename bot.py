@@ -257,7 +257,6 @@ def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 async def serve(config: BotConfig) -> None:
     """Open the database, then log in and run until the bot is closed."""
-    log.info("event loop: %s", type(asyncio.get_running_loop()).__module__.split(".")[0])
     note = font_note()  # one line when emoji in names cannot be drawn (no emoji font)
     if note:
         log.warning(note)
@@ -265,6 +264,8 @@ async def serve(config: BotConfig) -> None:
         config.database_path, pool_size=config.database_pool_size, backups=config.backups
     )
     async with BatakBot(config, store) as bot:  # closing the bot closes the store
+        # after the store opened: a start-up that fails says so in one line, alone
+        log.info("event loop: %s", type(asyncio.get_running_loop()).__module__.split(".")[0])
         await bot.start(config.token)
 
 
