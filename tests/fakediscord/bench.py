@@ -700,6 +700,16 @@ async def run_bench(
                     await asyncio.sleep(0.5)
 
             texts0 = await metrics_texts()
+            # The warm-up's last presses were acknowledged before their moves were
+            # committed: wait for them (at most `patience`), or the measured tables'
+            # count of committed moves would take them in (a "duplicated" move).
+            warm_made = sum(t.moves for t in warm)
+            warm_until = time.perf_counter() + patience
+            while ports and readings(texts0)["people"] < warm_made:
+                if time.perf_counter() > warm_until:
+                    break
+                await asyncio.sleep(0.1)
+                texts0 = await metrics_texts()
             commits0, counts0 = commit_histograms(texts0), readings(texts0)
             decisions0 = decision_histogram(texts0)
             sampler = asyncio.create_task(sample_rss())
