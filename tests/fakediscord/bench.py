@@ -646,6 +646,19 @@ async def run_bench(
             def decision_histogram(texts: list[str]) -> Buckets:
                 return combined([histogram(x, DECISION_METRIC) for x in texts])
 
+            async def texts_once_committed(made: int, since: float = 0.0) -> list[str]:
+                """``/metrics`` once ``made`` people's moves were committed beyond
+                ``since`` (a press is acknowledged before its move is committed), or
+                after ``patience`` with what is in by then."""
+                until = time.perf_counter() + patience
+                texts = await metrics_texts()
+                while ports and readings(texts)["people"] - since < made:
+                    if time.perf_counter() > until:
+                        break
+                    await asyncio.sleep(0.1)
+                    texts = await metrics_texts()
+                return texts
+
             # before any table: the level of the seats Start fills, and a turn timer that
             # outlasts the run (a table stopped at --moves would time out and play on)
             options: dict[str, str | int] = {"computer": level} if level is not None else {}
@@ -699,17 +712,9 @@ async def run_bench(
                         print(f"  ... {done} moves, rss {peak / 2**20:.1f} MiB", file=sys.stderr)
                     await asyncio.sleep(0.5)
 
-            texts0 = await metrics_texts()
-            # The warm-up's last presses were acknowledged before their moves were
-            # committed: wait for them (at most `patience`), or the measured tables'
-            # count of committed moves would take them in (a "duplicated" move).
-            warm_made = sum(t.moves for t in warm)
-            warm_until = time.perf_counter() + patience
-            while ports and readings(texts0)["people"] < warm_made:
-                if time.perf_counter() > warm_until:
-                    break
-                await asyncio.sleep(0.1)
-                texts0 = await metrics_texts()
+            # The warm-up's last moves may still be on their way: read once they are in,
+            # or the measured tables' count would take them in (a "duplicated" move).
+            texts0 = await texts_once_committed(sum(t.moves for t in warm))
             commits0, counts0 = commit_histograms(texts0), readings(texts0)
             decisions0 = decision_histogram(texts0)
             sampler = asyncio.create_task(sample_rss())
@@ -744,20 +749,14 @@ async def run_bench(
             fake_rss = read_rss(os.getpid())
             peak = max(peak, sum(b.rss_bytes() for b in bots))
             await script.settle(d, ctxs)  # after every count: not part of the figures
-            # A press is acknowledged before its move is committed: the last move of a
-            # table that stopped at --moves may still be on its way. Read once every
-            # acknowledged move is in (at most `patience` more), or what is in by then.
+            # The last move of a table that stopped at --moves may still be on its way.
             counts: dict[str, float] = {}
             decisions: Buckets = []
-            made = sum(t.moves for t in ctxs)
-            waited_until = time.perf_counter() + patience
-            while ports:
-                texts = await metrics_texts()
+            if ports:
+                made = sum(t.moves for t in ctxs)
+                texts = await texts_once_committed(made, counts0["people"])
                 counts = {k: v - counts0[k] for k, v in readings(texts).items()}
                 decisions = minus(decision_histogram(texts), decisions0)
-                if counts["people"] >= made or time.perf_counter() > waited_until:
-                    break
-                await asyncio.sleep(0.1)
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
