@@ -34,7 +34,8 @@ COMMIT_BUCKETS = (
     *(0.0005, 0.001, 0.0015, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.015, 0.02),
     *(0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0, 5.0),
 )
-# A computer's decision, wall clock: the hard level's guard stops thinking at 1.5 s.
+# A computer's decision, wall clock: the hard level's guard stops thinking 1.5 s after it
+# was asked (at a table, waiting for the worker included).
 DECISION_BUCKETS = (
     *(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5),
     *(0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0),
@@ -66,6 +67,14 @@ class Metrics:
             "batak_ai_decision_seconds",
             "Seconds from asking the thinking worker for a computer's move to its answer "
             "(queueing for the worker included), by level",
+            ["level"],
+            buckets=DECISION_BUCKETS,
+            registry=r,
+        )
+        self.ai_move_wait = Histogram(
+            "batak_ai_move_wait_seconds",
+            "Seconds a computer's move waited for its thinking once it was due (it thinks "
+            "while its delay runs, so mostly none), by level",
             ["level"],
             buckets=DECISION_BUCKETS,
             registry=r,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import time
+
 from batak import Action, Observation
-from batak.ai import Player, make_player
+from batak.ai import HardPlayer, Player, make_player
 from batak.ai.hints import Hint, hint
 
 
@@ -21,10 +23,21 @@ def computer_choice(level: str, seed: int, observation: Observation) -> Action:
     return make_computer(level, seed).choose(observation)
 
 
-def computer_decision(level: str, seed: int, observation: Observation) -> tuple[Action, bool]:
+def computer_decision(
+    level: str, seed: int, observation: Observation, asked_at: float | None = None
+) -> tuple[Action, bool]:
     """:func:`computer_choice` and whether the player's wall-clock guard cut its thinking
-    short (a starved CPU: the table service counts those, ``batak_ai_decisions_cut``)."""
+    short (a starved CPU: the table service counts those, ``batak_ai_decisions_cut``).
+
+    ``asked_at`` (:func:`time.monotonic`, the same clock in every process of the machine):
+    when the decision was asked. The time it waited for the worker counts against the
+    hard level's guard, so a queue of decisions on a busy machine drains (each cut short
+    degrades as the guard does: a ranking from fewer sampled deals, or the normal level's
+    move) instead of every later move coming later still."""
     player = make_computer(level, seed)
+    if asked_at is not None and isinstance(player, HardPlayer):
+        waited = max(0.0, time.monotonic() - asked_at)
+        player.guard = max(0.0, player.guard - waited)
     action = player.choose(observation)
     return action, bool(getattr(player, "decisions_cut", 0))
 

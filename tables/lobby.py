@@ -292,7 +292,7 @@ class Lobby:
     async def _cancel_locked(
         self, table: Table, reason: CloseReason, events: list[TableEvent]
     ) -> None:
-        self.reg.timers.cancel(self.reg.key(table))
+        self.reg.stop_turn(table)
         self.reg.void_requests(table, events)
         try:
             table.game = await self.reg.store.games.cancel_game(table.id)

@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections.abc import Coroutine
+from typing import Any
 
-from batak import PASS, Action, format_action, parse_action
+from batak import PASS, Action, Observation, format_action, parse_action
 from batak.ai.hints import Hint
 from batak.deal import Phase
 from data import (
@@ -42,6 +44,7 @@ from .events import (
 )
 from .model import Actor, ActResult, Table, phase_of
 from .registry import Registry
+from .thinking import outcome
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +85,7 @@ class Play:
         assert match is not None
         while not match.is_over and match.to_act is not None and match.to_act != 0:
             seat = match.to_act
-            action = await self._computer_action(table, seat)
+            action = await self._decide(table, seat, on_time=False)
             await self.commit(table, seat, action, "bot", events)
 
     # ------------------------------------------------------------------ playing
@@ -171,16 +174,32 @@ class Play:
             raise ServiceError("error.not_your_turn")
         return await workers.THINKING.run(hint_for, obs)
 
-    async def _computer_action(self, table: Table, seat: int) -> Action:
-        """The computer's choice for ``seat`` (thought out in a worker process: the hard
-        level searches for a while and must not block the event loop). A retired level
-        stored with a table (``expert``) is played by the level that replaced it."""
+    @staticmethod
+    def _level(table: Table, seat: int) -> str:
+        """The level of the computer playing ``seat`` (a retired level stored with a table,
+        ``expert``, is played by the level that replaced it: :func:`batak.ai.make_player`)."""
+        return table.seats[seat].bot_level or table.bot_level
+
+    def _decide(self, table: Table, seat: int, *, on_time: bool) -> Coroutine[Any, Any, Action]:
+        """The computer's choice for ``seat`` now, to await: thought out in a worker process
+        (the hard level searches for a while and must not block the event loop).
+
+        ``on_time``: the move is due at a time (a turn at the table, not the daily match,
+        which must come out the same for everyone), so the time the decision waits for
+        the worker counts against the hard level's guard."""
         assert table.match is not None
-        level = table.seats[seat].bot_level or table.bot_level
+        level = self._level(table, seat)
         seed = ((table.settings.seed or 0) * 31 + table.match.move_number * 4 + seat) % (1 << 62)
-        observation = table.match.observation(seat)
+        asked_at = time.monotonic() if on_time else None
+        return self._think(level, seed, table.match.observation(seat), asked_at)
+
+    async def _think(
+        self, level: str, seed: int, observation: Observation, asked_at: float | None
+    ) -> Action:
         asked = time.perf_counter()
-        action, cut = await workers.THINKING.run(computer_decision, level, seed, observation)
+        action, cut = await workers.THINKING.run(
+            computer_decision, level, seed, observation, asked_at
+        )
         METRICS.ai_decision.labels(level).observe(time.perf_counter() - asked)
         METRICS.ai_decisions.labels(level).inc()
         if cut:
@@ -254,7 +273,7 @@ class Play:
         match = table.match
         assert match is not None and match.is_over
         self.reg.void_requests(table, events)  # no seat is to be taken any more
-        self.reg.timers.cancel(self.reg.key(table))
+        self.reg.stop_turn(table)
         summary: MatchSummary | None = None
         try:
             summary = await self._record(table)
@@ -345,16 +364,21 @@ class Play:
         key = self.reg.key(table)
         match = table.match
         if match is None or match.is_over or not table.playing or table.is_daily:
-            self.reg.timers.cancel(key)
+            self.reg.stop_turn(table)
             return
         seat = match.to_act
         assert seat is not None
         move = match.move_number
         if table.controlled_by_bot(seat):
-            # nobody left to watch the computers think: they play at once
+            # it thinks while the delay runs (tables.thinking); nobody left to watch the
+            # computers think: they play at once
+            level = self._level(table, seat)
+            decide = self._decide(table, seat, on_time=True)
+            self.reg.thoughts.start(table.id, move, seat, level, decide)
             delay = 0.0 if table.settings.computers_finish else self.reg.config.bot_delay
             self.reg.timers.schedule(key, delay, lambda: self.timer_fired(table.id, move, False))
             return
+        self.reg.thoughts.drop(table.id)
         timeout = table.settings.turn_timeout_s
         if timeout:
             now = self.reg.clock()
@@ -387,6 +411,10 @@ class Play:
         table = self.reg.tables.get(table_id)
         if table is None:
             return
+        due = time.perf_counter()
+        # the computer's thought for this turn, awaited without the table's lock
+        thought = None if timed_out else self.reg.thoughts.take(table_id, move)
+        ready = None if thought is None else await outcome(thought)
         events: list[TableEvent] = []
         try:
             async with self.reg.hold(table):
@@ -402,7 +430,12 @@ class Play:
                 if timed_out and not table.controlled_by_bot(seat) and _may_pass(table):
                     action: Action = PASS  # a time-out never bids for an absent person
                 else:
-                    action = await self._computer_action(table, seat)
+                    level = self._level(table, seat)
+                    if ready is not None and thought and thought.turn() == (move, seat, level):
+                        action = ready
+                    else:
+                        action = await self._decide(table, seat, on_time=True)
+                    METRICS.ai_move_wait.labels(level).observe(time.perf_counter() - due)
                 handed_over = False
                 if timed_out and not table.controlled_by_bot(seat):
                     table.timeouts[seat] += 1

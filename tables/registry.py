@@ -23,6 +23,7 @@ from .errors import ServiceError
 from .events import Moment, SeatRequestChanged, TableEvent
 from .listener import NullListener, TableListener
 from .model import DAILY, SeatRequest, SeatRequestState, ServiceConfig, Table, TableSettings
+from .thinking import Thoughts
 from .timers import AsyncioTimers, Timers
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,8 @@ class Registry:
         self.requests: dict[tuple[int, int], SeatRequest] = {}
         """(table, person) -> their request for a computer's seat, until the host answers
         (kept in memory: after a restart the person asks again)."""
+        self.thoughts = Thoughts()
+        """The decisions the computers are thinking out while their moves' delays run."""
 
     # ------------------------------------------------------------------ lookups
     def get(self, table_id: int) -> Table:
@@ -195,6 +198,12 @@ class Registry:
 
     async def close(self) -> None:
         await self.timers.close()
+        await self.thoughts.close()
+
+    def stop_turn(self, table: Table) -> None:
+        """No turn runs at the table any more: its timer and its computer's thought stop."""
+        self.timers.cancel(self.key(table))
+        self.thoughts.drop(table.id)
 
     @contextlib.asynccontextmanager
     async def hold(self, table: Table) -> AsyncIterator[None]:

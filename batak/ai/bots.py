@@ -66,7 +66,8 @@ busy core; it turns a time budget into a fixed amount of work)."""
 GUARD_SECONDS = 1.5
 """A decision stops early only if it runs this long (or four budgets): a guard
 against a starved CPU that keeps decisions under 2 s. Below it, decisions
-depend on the seed alone."""
+depend on the seed alone. (At a table the bot shortens :attr:`HardPlayer.guard` by
+the time the decision waited for its worker: ``tables.computer.computer_decision``.)"""
 
 EXACT_CARDS = 4
 """Solve exactly once every hand holds at most this many cards."""

@@ -68,6 +68,7 @@ MOVES_METRIC = "batak_moves"
 DECISIONS_METRIC = "batak_ai_decisions"
 CUT_METRIC = "batak_ai_decisions_cut"
 DECISION_METRIC = "batak_ai_decision_seconds"
+MOVE_WAIT_METRIC = "batak_ai_move_wait_seconds"
 HELD_METRIC = "batak_discord_requests_held"
 LIVE_TIMER = 3600
 """The bench servers' turn timer of live tables, seconds (the longest the bot allows)."""
@@ -409,6 +410,11 @@ class BenchResult:
     """Wall clock from asking the thinking worker to its answer, queueing included."""
     ai_decision_p95_ms: float = 0.0
     ai_decision_p99_ms: float = 0.0
+    ai_move_wait_p50_ms: float = 0.0
+    """How long a computer's move, once due (its delay over), still waited for its
+    decision: it thinks while the delay runs, so this is what players see of it."""
+    ai_move_wait_p95_ms: float = 0.0
+    ai_move_wait_p99_ms: float = 0.0
 
     @property
     def discord_calls_per_move(self) -> float:
@@ -461,7 +467,9 @@ class BenchResult:
             f"{self.ai_decisions} decisions, "
             f"{self.ai_decisions_cut} cut short by the guard ({cut:.1f}%), decision wall "
             f"p50 {self.ai_decision_p50_ms:.1f} ms, p95 {self.ai_decision_p95_ms:.1f} ms, "
-            f"p99 {self.ai_decision_p99_ms:.1f} ms; CPU per move, computers' included "
+            f"p99 {self.ai_decision_p99_ms:.1f} ms; a due move's wait for it "
+            f"p50 {self.ai_move_wait_p50_ms:.1f} ms, p95 {self.ai_move_wait_p95_ms:.1f} ms, "
+            f"p99 {self.ai_move_wait_p99_ms:.1f} ms; CPU per move, computers' included "
             f"{1000 * self.bot_cpu_seconds / max(1, self.moves + self.computer_moves):.1f} ms"
         )
 
@@ -643,8 +651,8 @@ async def run_bench(
                     "held": sum(counter(x, HELD_METRIC) for x in texts),
                 }
 
-            def decision_histogram(texts: list[str]) -> Buckets:
-                return combined([histogram(x, DECISION_METRIC) for x in texts])
+            def decision_histogram(texts: list[str], name: str = DECISION_METRIC) -> Buckets:
+                return combined([histogram(x, name) for x in texts])
 
             async def texts_once_committed(made: int, since: float = 0.0) -> list[str]:
                 """``/metrics`` once ``made`` people's moves were committed beyond
@@ -717,6 +725,7 @@ async def run_bench(
             texts0 = await texts_once_committed(sum(t.moves for t in warm))
             commits0, counts0 = commit_histograms(texts0), readings(texts0)
             decisions0 = decision_histogram(texts0)
+            waits0 = decision_histogram(texts0, MOVE_WAIT_METRIC)
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
             cpu0, each0 = time.process_time(), cpu_each()
@@ -752,11 +761,13 @@ async def run_bench(
             # The last move of a table that stopped at --moves may still be on its way.
             counts: dict[str, float] = {}
             decisions: Buckets = []
+            waits: Buckets = []
             if ports:
                 made = sum(t.moves for t in ctxs)
                 texts = await texts_once_committed(made, counts0["people"])
                 counts = {k: v - counts0[k] for k, v in readings(texts).items()}
                 decisions = minus(decision_histogram(texts), decisions0)
+                waits = minus(decision_histogram(texts, MOVE_WAIT_METRIC), waits0)
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
@@ -828,6 +839,9 @@ async def run_bench(
             ai_decision_p50_ms=quantile(0.5, decisions) * 1000,
             ai_decision_p95_ms=quantile(0.95, decisions) * 1000,
             ai_decision_p99_ms=quantile(0.99, decisions) * 1000,
+            ai_move_wait_p50_ms=quantile(0.5, waits) * 1000,
+            ai_move_wait_p95_ms=quantile(0.95, waits) * 1000,
+            ai_move_wait_p99_ms=quantile(0.99, waits) * 1000,
         )
 
 

@@ -72,6 +72,9 @@ def test_bench_with_computers_reports_their_decisions(
     assert 1 <= out["computer_moves"] <= out["ai_decisions"] <= out["computer_moves"] + 1 <= 10
     assert 0 <= out["ai_decisions_cut"] <= out["ai_decisions"]
     assert 0 < out["ai_decision_p50_ms"] <= out["ai_decision_p95_ms"] <= out["ai_decision_p99_ms"]
+    # and how long each due move still waited for its decision (thought out meanwhile)
+    assert 0 < out["ai_move_wait_p50_ms"] <= out["ai_move_wait_p95_ms"]
+    assert out["ai_move_wait_p95_ms"] <= out["ai_move_wait_p99_ms"]
 
 
 def test_commit_latency_is_read_from_the_bots_histogram() -> None:
