@@ -59,8 +59,10 @@ def held(monkeypatch: pytest.MonkeyPatch) -> HeldWorker:
     return worker
 
 
-async def one_person_and_computers(service: TableService, timers: FakeTimers) -> Table:
-    """Alice and three computers, started, played until a computer's turn comes."""
+async def a_computers_turn(env: Any, held: HeldWorker) -> tuple[TableService, FakeTimers, Table]:
+    """Alice and three computers, started and played until a computer's turn comes; its
+    decision asked of the (held) worker."""
+    service, _rec, timers, _store = env
     table = await service.create_table(GUILD, CHANNEL, ALICE, "Alice", deals=1)
     await service.add_bot(table.id, ALICE)
     await service.start(table.id, ALICE)
@@ -68,18 +70,26 @@ async def one_person_and_computers(service: TableService, timers: FakeTimers) ->
     assert match is not None
     while match.to_act == 0:
         await service.act(table.id, ALICE, 0, match.move_number, match.legal_actions()[0])
-    return table
+    await held.asked_for(1)
+    return service, timers, table
+
+
+async def settle(done: Callable[[], bool]) -> None:
+    """Let the event loop run until ``done()`` (tasks being cancelled, woken...)."""
+    for _ in range(1000):
+        if done():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("never happened")
 
 
 async def test_the_move_is_thought_out_while_its_delay_runs(env: Any, held: HeldWorker) -> None:
-    service, _rec, timers, _store = env
-    table = await one_person_and_computers(service, timers)
+    service, timers, table = await a_computers_turn(env, held)
     match = table.match
     assert match is not None
     move, seat = match.move_number, match.to_act
     assert seat is not None and table.controlled_by_bot(seat)
     # asked at once, before the delay is over, and thought out without the table's lock
-    await held.asked_for(1)
     assert service.reg.thoughts.thinking(table.id) == (move, seat, table.bot_level)
     assert held.asked[0][3] is not None  # the time it was asked: the guard counts the wait
     assert not table.lock.locked()
@@ -103,50 +113,38 @@ async def test_the_move_is_thought_out_while_its_delay_runs(env: Any, held: Held
 async def test_a_due_move_waits_for_its_thought_without_the_lock(
     env: Any, held: HeldWorker
 ) -> None:
-    service, _rec, timers, _store = env
-    table = await one_person_and_computers(service, timers)
-    match = table.match
-    assert match is not None
-    move = match.move_number
-    await held.asked_for(1)
+    service, timers, table = await a_computers_turn(env, held)
+    assert table.match is not None
+    move = table.match.move_number
     due = asyncio.create_task(timers.advance(service.config.bot_delay + 0.1))
+    await settle(lambda: timers.now > 0)  # the move fell due
     for _ in range(20):
         await asyncio.sleep(0)
     assert not due.done() and not table.lock.locked()  # due, still thinking, lock free
-    assert match.move_number == move and len(held.asked) == 1
+    assert table.match.move_number == move and len(held.asked) == 1
     await held.answer()
     await asyncio.wait_for(due, 10)
-    assert match.move_number > move
+    assert table.match.move_number > move
 
 
 async def test_a_thought_is_dropped_when_the_table_closes(env: Any, held: HeldWorker) -> None:
-    service, _rec, timers, _store = env
-    table = await one_person_and_computers(service, timers)
-    await held.asked_for(1)
+    service, timers, table = await a_computers_turn(env, held)
     await service.cancel(table.id, ALICE, is_admin=False)
     assert service.reg.thoughts.thinking(table.id) is None
-    for _ in range(5):
-        await asyncio.sleep(0)
-    assert held.cancelled == 1
+    await settle(lambda: held.cancelled == 1)
     await timers.advance(60)
     assert len(held.asked) == 1  # nothing more asked for a closed table
 
 
-async def test_a_failed_thought_is_thought_again_when_due(
-    env: Any, held: HeldWorker, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    service, _rec, timers, _store = env
-    table = await one_person_and_computers(service, timers)
-    match = table.match
-    assert match is not None
-    move = match.move_number
-    await held.asked_for(1)
-    thought = service.reg.thoughts._held[table.id]
-    thought.task.cancel()  # as if its worker call had failed
+async def test_a_failed_thought_is_thought_again_when_due(env: Any, held: HeldWorker) -> None:
+    service, timers, table = await a_computers_turn(env, held)
+    assert table.match is not None
+    move = table.match.move_number
+    service.reg.thoughts._held[table.id].task.cancel()  # as if its worker call had failed
     await held.answer()
     due = asyncio.create_task(timers.advance(service.config.bot_delay + 0.1))
     await held.asked_for(2)  # asked again when the move fell due
     assert held.asked[1][2] == held.asked[0][2]  # the same turn, the same observation
     await held.answer()
     await asyncio.wait_for(due, 10)
-    assert match.move_number > move
+    assert table.match.move_number > move
