@@ -16,8 +16,12 @@ message's first picture. ``--json`` prints the same as one JSON object.
 ``--players 3 --level hard`` leaves one seat of each table to a computer of that level
 (each server's setting, set by an admin before any table; Start fills the seat): the
 bench then also reads the computers' moves and decisions from ``/metrics``, how many
-the wall-clock guard cut short, and the decisions' wall time (p50 / p95 / p99). The
-CPU per move is printed by process too (each bot, then its workers).
+the wall-clock guard cut short, the decisions' wall time (p50 / p95 / p99) and how long
+a due move still waited for its decision. The CPU per move is printed by process too
+(each bot, then its workers).
+
+``--busy N`` runs N busy loops (one core's worth of CPU each, at normal priority) beside
+the bench from start to end: the machine of a bot that shares its cores.
 
 ``--database-url postgresql://USER@HOST:PORT/DB`` runs the bot(s) on PostgreSQL: the
 bench creates a temporary database on that server (the user needs CREATEDB) and drops
@@ -37,10 +41,11 @@ import json
 import os
 import random
 import re
+import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -415,6 +420,8 @@ class BenchResult:
     decision: it thinks while the delay runs, so this is what players see of it."""
     ai_move_wait_p95_ms: float = 0.0
     ai_move_wait_p99_ms: float = 0.0
+    busy: int = 0
+    """Busy loops that ran beside the bench (``--busy``)."""
 
     @property
     def discord_calls_per_move(self) -> float:
@@ -495,7 +502,8 @@ class BenchResult:
         return "\n".join(
             [
                 f"bench: {self.tables} tables x {self.players_per_table} players ({self.script}"
-                + (f", {self.processes} shard processes)" if self.processes > 1 else ")"),
+                + (f", {self.processes} shard processes" if self.processes > 1 else "")
+                + (f", beside {self.busy} busy loop(s))" if self.busy else ")"),
                 f"  interactions {self.interactions}, moves {self.moves} in {self.seconds:.1f}s "
                 f"= {self.moves_per_second:.1f} moves/s",
                 f"  ack latency p50 {self.ack_p50_ms:.1f} ms, p99 {self.ack_p99_ms:.1f} ms, "
@@ -930,7 +938,15 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="bot processes, one shard each, sharing --database-url",
     )
+    ap.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        help="busy loops beside the bench (a core's worth of CPU each): a busy machine",
+    )
     args = ap.parse_args(argv)
+    if args.busy < 0:
+        ap.error("--busy must be 0 or more")
     if args.processes < 1:
         ap.error("--processes must be at least 1")
     if args.processes > 1 and args.echo:
@@ -946,7 +962,39 @@ def main(argv: list[str] | None = None) -> int:
         script = BatakTableScript(args.moves or 10_000, args.deals, computers=4 - args.players)
         bot = args.bot or BOT_SCRIPT
         grace = 2.2
-    result = asyncio.run(
+    with busy_loops(args.busy):
+        result = _run(args, script, bot, grace)
+    result.busy = args.busy
+    as_json = asdict(result) | {
+        "bot_cpu_ms_per_move": result.bot_cpu_ms_per_move,
+        "discord_calls_per_move": result.discord_calls_per_move,
+        "global_calls_per_move": result.global_calls_per_move,
+    }
+    print(json.dumps(as_json, indent=2) if args.json else result.report())
+    ok = (
+        result.failed_interactions == 0
+        and result.lost_moves == 0
+        and result.duplicated_moves == 0
+        and result.refused_bodies == 0
+    )
+    return 0 if ok else 1
+
+
+@contextlib.contextmanager
+def busy_loops(count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` processes that only spin, at normal priority, stopped on the way out."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield loops
+    finally:
+        for p in loops:
+            p.kill()
+        for p in loops:
+            p.wait()
+
+
+def _run(args: argparse.Namespace, script: TableScript, bot: Path, grace: float) -> BenchResult:
+    return asyncio.run(
         on_database(
             run_bench,
             tables=args.tables,
@@ -968,19 +1016,6 @@ def main(argv: list[str] | None = None) -> int:
             live_timer=None if args.echo else LIVE_TIMER,
         )
     )
-    as_json = asdict(result) | {
-        "bot_cpu_ms_per_move": result.bot_cpu_ms_per_move,
-        "discord_calls_per_move": result.discord_calls_per_move,
-        "global_calls_per_move": result.global_calls_per_move,
-    }
-    print(json.dumps(as_json, indent=2) if args.json else result.report())
-    ok = (
-        result.failed_interactions == 0
-        and result.lost_moves == 0
-        and result.duplicated_moves == 0
-        and result.refused_bodies == 0
-    )
-    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import json
 import pytest
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
-from .bench import main
+from .bench import busy_loops, main
 from .scrape import combined, count, counter, histogram, minus, quantile
 
 
@@ -119,3 +119,12 @@ def test_labelled_metrics_are_read_together_or_by_label() -> None:
     assert counter(text, "batak_moves", actor="bot") == 2
     assert counter(text, "batak_moves", actor="timeout") == 0
     assert counter(text, "batak_absent") == 0
+
+
+def test_busy_loops_spin_for_the_bench_and_stop_after_it() -> None:
+    """``--busy``: the loops run while the bench does, and none outlives it."""
+    with busy_loops(2) as loops:
+        assert len(loops) == 2 and all(p.poll() is None for p in loops)
+    assert all(p.poll() is not None for p in loops)
+    with pytest.raises(SystemExit):
+        main(["--busy", "-1"])
