@@ -372,9 +372,13 @@ class Play:
         if table.controlled_by_bot(seat):
             # it thinks while the delay runs (tables.thinking); nobody left to watch the
             # computers think: they play at once
-            level = self._level(table, seat)
-            decide = self._decide(table, seat, on_time=True)
-            self.reg.thoughts.start(table.id, move, seat, level, decide)
+            self.reg.thoughts.start(
+                table.id,
+                move,
+                seat,
+                self._level(table, seat),
+                lambda: self._decide(table, seat, on_time=True),
+            )
             delay = 0.0 if table.settings.computers_finish else self.reg.config.bot_delay
             self.reg.timers.schedule(key, delay, lambda: self.timer_fired(table.id, move, False))
             return

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,16 +49,15 @@ class Thoughts:
         move: int,
         seat: int,
         level: str,
-        decide: Coroutine[Any, Any, Action],
+        decide: Callable[[], Coroutine[Any, Any, Action]],
     ) -> None:
-        """Think about ``(move, seat, level)`` with ``decide``, unless already doing so
-        (then ``decide`` is closed unawaited); any other thought of the table is dropped."""
+        """Think about ``(move, seat, level)`` with ``decide()``, unless already doing so;
+        any other thought of the table is dropped."""
         held = self._held.get(table_id)
         if held is not None and held.turn() == (move, seat, level):
-            decide.close()
             return
         self.drop(table_id)
-        task = asyncio.get_running_loop().create_task(decide)
+        task = asyncio.get_running_loop().create_task(decide())
         task.add_done_callback(_retrieved)
         self._held[table_id] = Thought(move, seat, level, task)
 
@@ -109,7 +108,7 @@ async def outcome(thought: Thought) -> Action | None:
 
 
 def _retrieved(task: asyncio.Task[Action]) -> None:
-    """A thought nobody takes (its table moved on) must not log "exception never
-    retrieved": its failure is met again, and logged, when the move is thought anew."""
+    """A failed thought must not log "exception never retrieved": one taken when its move
+    falls due is thought anew (a failure then is logged), one nobody takes is moot."""
     if not task.cancelled():
         task.exception()

@@ -659,7 +659,7 @@ async def run_bench(
                     "held": sum(counter(x, HELD_METRIC) for x in texts),
                 }
 
-            def decision_histogram(texts: list[str], name: str = DECISION_METRIC) -> Buckets:
+            def summed_histogram(texts: list[str], name: str = DECISION_METRIC) -> Buckets:
                 return combined([histogram(x, name) for x in texts])
 
             async def texts_once_committed(made: int, since: float = 0.0) -> list[str]:
@@ -732,8 +732,8 @@ async def run_bench(
             # or the measured tables' count would take them in (a "duplicated" move).
             texts0 = await texts_once_committed(sum(t.moves for t in warm))
             commits0, counts0 = commit_histograms(texts0), readings(texts0)
-            decisions0 = decision_histogram(texts0)
-            waits0 = decision_histogram(texts0, MOVE_WAIT_METRIC)
+            decisions0 = summed_histogram(texts0)
+            waits0 = summed_histogram(texts0, MOVE_WAIT_METRIC)
             sampler = asyncio.create_task(sample_rss())
             t0 = time.perf_counter()
             cpu0, each0 = time.process_time(), cpu_each()
@@ -774,8 +774,8 @@ async def run_bench(
                 made = sum(t.moves for t in ctxs)
                 texts = await texts_once_committed(made, counts0["people"])
                 counts = {k: v - counts0[k] for k, v in readings(texts).items()}
-                decisions = minus(decision_histogram(texts), decisions0)
-                waits = minus(decision_histogram(texts, MOVE_WAIT_METRIC), waits0)
+                decisions = minus(summed_histogram(texts), decisions0)
+                waits = minus(summed_histogram(texts, MOVE_WAIT_METRIC), waits0)
         recs = [r for t in ctxs for r in t.interactions]
         lat = [r.ack_latency for r in recs if r.ack_latency is not None]
         moves = sum(t.moves for t in ctxs)
