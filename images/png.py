@@ -36,7 +36,9 @@ def palette_png(im: Image.Image, level: int = PALETTE_LEVEL) -> bytes:
     """Encode a "P" image (8 bits an index) as PNG: its palette, and its rows unfiltered
     (filter type 0, the usual choice for palette indices), compressed by zlib-ng.
 
-    Pillow's encoder writes the same pixels, but its zlib takes twice as long.
+    Pillow's encoder writes the same pixels, but its zlib takes twice as long. Only the
+    indices and the palette are written: a transparent index (``im.info``) is not kept,
+    as none of the pictures has one.
     """
     if im.mode != "P":
         raise ValueError(f"a palette image is needed, not {im.mode!r}")
