@@ -71,6 +71,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+from batak.cards import Suit
 from tests.fakediscord.driver import Driver, InteractionFailed
 from tests.fakediscord.fixtures import BotProcess, running_bot
 from tests.fakediscord.server import (
@@ -209,16 +210,28 @@ def _moves_in(data: dict[str, Any]) -> set[int]:
     return out
 
 
+def _trump_shown(data: dict[str, Any]) -> str | None:
+    """The letter of the suit a hand names as trump (its contract line; the chaos
+    players read English), None when it names none or several."""
+    text = version_text(data)
+    named = [s.letter for s in Suit if f"{s.symbol} {s.english}" in text]
+    return named[0] if len(named) == 1 else None
+
+
 def _acknowledged(responses: list[dict[str, Any]], move: int, code: str) -> bool:
     """Whether the person was shown the click at ``move`` taken: the first edit through
     its token that is not the hand as it was (an open hand follows the game, so an edit
     of the old state may come through the new token before the bot's answer) is neither
-    a refusal nor a hand that still holds the card."""
+    a refusal nor a hand that still holds the card, nor one whose trump is not hers."""
     for data in responses:
         if version_text(data).startswith("⚠️"):
             return False  # refused (stale, a time-out played first)
         if move in _moves_in(data):
             continue  # still the hand at the moment of the click: not its answer
+        if code.startswith("t"):
+            # A time-out's trump can show first, its refusal of her press cut by a kill:
+            # only a hand that names her suit as trump answers her press.
+            return _trump_shown(data) == code[1:]
         if code.startswith("c"):  # a card: gone from the hand it shows
             held = {
                 str(c.get("custom_id", "")).rsplit(":", 1)[-1]

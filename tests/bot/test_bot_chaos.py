@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.chaos import Reader, ReadError, run
+from batak.cards import Suit
+from cogs.i18n import t
+from cogs.text.words import suit_text
+from tests.bot.chaos import Reader, ReadError, _acknowledged, run
 
 
 async def test_three_kinds_of_sigkill_lose_nothing() -> None:
@@ -19,6 +22,31 @@ async def test_three_kinds_of_sigkill_lose_nothing() -> None:
     assert report.ok(), str(report)
     assert report.acknowledged >= 1
     assert report.matches >= 1
+
+
+def _hand(move: int | None, trump: Suit | None, warning: bool = False) -> dict[str, object]:
+    """A hand message as the fake keeps it: its text (the contract line as the bot words
+    it) and, while the trump is to be named, the trump buttons of ``move``."""
+    lines = ["⚠️ That button is out of date."] if warning else []
+    if trump is not None:
+        lines.append(t("summary.contract", "en", name="Ada", bid=5, trump=suit_text(trump, "en")))
+    buttons = [
+        {"type": 2, "custom_id": f"bt:1:0:{move}:t{s.letter}", "label": s.english}
+        for s in Suit
+        if move is not None
+    ]
+    return {"content": "\n".join(lines), "components": [{"type": 1, "components": buttons}]}
+
+
+def test_a_trump_press_is_answered_only_by_a_hand_naming_her_suit() -> None:
+    """A time-out's trump can reach her hand before the refusal of her press (cut by a
+    kill): that hand does not answer her press. One naming her suit does."""
+    before = _hand(5, None)
+    assert _acknowledged([before, _hand(None, Suit.S)], 5, "tS")
+    assert not _acknowledged([before, _hand(None, Suit.C)], 5, "tS")
+    assert not _acknowledged([_hand(None, Suit.C), _hand(None, Suit.S)], 5, "tS")
+    assert not _acknowledged([before, _hand(None, Suit.S, warning=True)], 5, "tS")
+    assert not _acknowledged([before], 5, "tS")
 
 
 async def test_the_reader_raises_on_a_database_error(tmp_path: Path) -> None:
