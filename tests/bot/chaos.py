@@ -72,6 +72,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from batak.cards import Suit
+from cogs.text.words import suit_text
 from tests.fakediscord.driver import Driver, InteractionFailed
 from tests.fakediscord.fixtures import BotProcess, running_bot
 from tests.fakediscord.server import (
@@ -214,7 +215,7 @@ def _trump_shown(data: dict[str, Any]) -> str | None:
     """The letter of the suit a hand names as trump (its contract line; the chaos
     players read English), None when it names none or several."""
     text = version_text(data)
-    named = [s.letter for s in Suit if f"{s.symbol} {s.english}" in text]
+    named = [s.letter for s in Suit if suit_text(s, "en") in text]
     return named[0] if len(named) == 1 else None
 
 
