@@ -147,8 +147,16 @@ def shown(msg: MessageRecord) -> tuple[str, list[tuple[str, str, bool]]]:
 
 
 async def refresh(d: Driver, user: User, hand: MessageRecord) -> MessageRecord:
-    await d.click(user, hand, one_button(d.message(hand.id), ":ref"), wait="response", timeout=20)
-    return d.message(hand.id)
+    """Press Refresh as the hand shows it when the press is made: its id names the move,
+    and the hand may move on (a computer's card) while the driver checks the press."""
+    for _ in range(20):
+        try:
+            ref = one_button(d.message(hand.id), ":ref")
+            await d.click(user, hand, ref, wait="response", timeout=20)
+            return d.message(hand.id)
+        except LookupError:
+            await asyncio.sleep(0.05)  # read the hand again (the fake runs on this loop)
+    raise AssertionError(f"no Refresh to press in {d.message(hand.id)!r}")
 
 
 async def play_out(d: Driver, user: User, hand: MessageRecord, cards: int | None = None) -> int:
@@ -166,7 +174,10 @@ async def play_out(d: Driver, user: User, hand: MessageRecord, cards: int | None
             await asyncio.sleep(0.05)  # a pause (the fake Discord runs on this loop)
             continue
         pick = next((c for c in options if c.endswith(":p")), options[0])
-        await d.click(user, hand, pick, wait="response")
+        try:
+            await d.click(user, hand, pick, wait="response")
+        except LookupError:
+            continue  # the hand moved on between reading its buttons and the press
         if pick.split(":")[-1].startswith("c"):
             played += 1
     return played
