@@ -39,6 +39,7 @@ from images.views import (
     TournamentRow,
     TournamentView,
 )
+from ops.metrics import METRICS
 from tables import Table, workers
 
 from .i18n import t
@@ -151,10 +152,20 @@ async def draw(drawing: Drawing | None, *, urgent: bool = False) -> Picture | No
     except Exception:
         log.exception("drawing %s failed", drawing.filename)
         return None
+    METRICS.pictures.labels(kind=picture_kind(drawing.renderer)).inc()
     pic = Picture(drawing.filename, data, drawing.description)
     if key is not None:
         DRAWN.put(key, pic)
     return pic
+
+
+def picture_kind(renderer: Callable[..., bytes]) -> str:
+    """What a renderer draws, for ``batak_pictures_drawn{kind}``: ``render_hand`` (or a
+    ``partial`` of it) draws a "hand"."""
+    while isinstance(renderer, partial):
+        renderer = renderer.func
+    name = getattr(renderer, "__name__", "other")
+    return name.removeprefix("render_")
 
 
 LATE_PICTURE = 3.0

@@ -94,6 +94,13 @@ class Metrics:
             "part of Discord's global limit (cogs.budget.SendWindow)",
             registry=r,
         )
+        self.pictures = Counter(
+            "batak_pictures_drawn",
+            "Pictures the drawing worker drew (not those taken from the pictures drawn "
+            "lately), by kind: table, auction, hand, deal_summary, match_result...",
+            ["kind"],
+            registry=r,
+        )
         self.worker_restarts = Counter(
             "batak_worker_restarts", "Worker processes replaced after dying", ["worker"], registry=r
         )

@@ -264,3 +264,28 @@ async def test_a_call_is_one_socket_trip_with_no_helper_thread() -> None:
         assert threading.active_count() == threads
     finally:
         w.close()
+
+
+async def test_pictures_drawn_are_counted_by_kind_and_lately_drawn_ones_not() -> None:
+    """``batak_pictures_drawn{kind}`` counts what the drawing worker drew, by renderer (a
+    ``partial`` of it too); a picture taken from those drawn lately is not drawn again."""
+    from functools import partial
+
+    from cogs.pictures import Drawing, draw, picture_kind
+    from images.hand import render_hand
+    from ops.metrics import METRICS
+    from tables import workers
+
+    assert picture_kind(partial(render_hand, theme="dark", lang="en")) == "hand"
+    assert picture_kind(partial(partial(fake_picture))) == "fake_picture"
+    drawn = METRICS.pictures.labels(kind="fake_picture")
+    try:
+        before = drawn._value.get()
+        view = f"table {time.time()}"
+        first = await draw(Drawing("t.png", "a table", view, fake_picture))
+        again = await draw(Drawing("t.png", "a table", view, fake_picture))
+        other = await draw(Drawing("t.png", "a table", view + " and a card", fake_picture))
+        assert first is not None and again is first and other is not None
+        assert drawn._value.get() - before == 2
+    finally:
+        workers.close_all()

@@ -11,7 +11,8 @@ after the measured tables; the Discord calls per move, in all and those that cou
 Discord's global rate limit (50 per second per bot token, which the fake enforces: every
 process of the bot shares it), by route; the 429s served by scope (global / route); and
 (bot.py) Start-to-picture latency, from the Start press's acknowledgement to the table
-message's first picture. ``--json`` prints the same as one JSON object.
+message's first picture; (bot.py) the pictures drawn per move, by kind (table, auction,
+hand: ``batak_pictures_drawn``). ``--json`` prints the same as one JSON object.
 
 ``--players 3 --level hard`` leaves one seat of each table to a computer of that level
 (each server's setting, set by an admin before any table; Start fills the seat): the
@@ -60,6 +61,7 @@ from .scrape import (
     combined,
     count,
     counter,
+    counter_by,
     free_port,
     histogram,
     minus,
@@ -75,6 +77,7 @@ CUT_METRIC = "batak_ai_decisions_cut"
 DECISION_METRIC = "batak_ai_decision_seconds"
 MOVE_WAIT_METRIC = "batak_ai_move_wait_seconds"
 HELD_METRIC = "batak_discord_requests_held"
+PICTURES_METRIC = "batak_pictures_drawn"
 LIVE_TIMER = 3600
 """The bench servers' turn timer of live tables, seconds (the longest the bot allows)."""
 
@@ -383,6 +386,9 @@ class BenchResult:
     second per bot token, all processes together): every route but the interaction
     endpoints (callback, and the interaction token's webhook routes)."""
     global_calls_by_route: dict[str, int] = field(default_factory=dict)
+    pictures_by_kind: dict[str, int] = field(default_factory=dict)
+    """Pictures the drawing worker drew while the measured tables played, by kind
+    (``batak_pictures_drawn``; pictures taken from those drawn lately are not counted)."""
     """Those by route (``PATCH /channels/{id}/messages/{id}``)."""
     global_budgets: int = 0
     """Global budgets the run drew on: 1 when every process uses the one bot token."""
@@ -464,6 +470,14 @@ class BenchResult:
             )
         )
 
+    def pictures_line(self) -> str:
+        moves = max(1, self.moves + self.computer_moves)
+        total = sum(self.pictures_by_kind.values())
+        kinds = sorted(self.pictures_by_kind.items(), key=lambda kv: -kv[1])
+        return f"  pictures drawn {total} = {total / moves:.2f} per move: " + ", ".join(
+            f"{kind} {n / moves:.2f}" for kind, n in kinds
+        )
+
     def computer_line(self) -> str:
         if not self.ai_decisions:
             return "  computers: none"
@@ -535,6 +549,7 @@ class BenchResult:
                     for route, n in sorted(self.calls_by_route.items(), key=lambda kv: -kv[1])
                     if n / max(1, self.moves) >= 0.01
                 ),
+                *([self.pictures_line()] if self.pictures_by_kind else []),
                 f"  CPU: bot and its workers {self.bot_cpu_seconds:.1f}s = "
                 f"{self.bot_cpu_ms_per_move:.1f} ms per move, "
                 f"fake Discord + players {self.fake_cpu_seconds:.1f}s "
@@ -657,7 +672,16 @@ async def run_bench(
                     "decisions": sum(counter(x, DECISIONS_METRIC) for x in texts),
                     "cut": sum(counter(x, CUT_METRIC) for x in texts),
                     "held": sum(counter(x, HELD_METRIC) for x in texts),
+                    **pictures_by_kind(texts),
                 }
+
+            def pictures_by_kind(texts: list[str]) -> dict[str, float]:
+                """The pictures drawn, by kind, as ``picture:KIND`` counts."""
+                out: dict[str, float] = {}
+                for x in texts:
+                    for kind, n in counter_by(x, PICTURES_METRIC, "kind").items():
+                        out[f"picture:{kind}"] = out.get(f"picture:{kind}", 0.0) + n
+                return out
 
             def summed_histogram(texts: list[str], name: str = DECISION_METRIC) -> Buckets:
                 return combined([histogram(x, name) for x in texts])
@@ -773,7 +797,7 @@ async def run_bench(
             if ports:
                 made = sum(t.moves for t in ctxs)
                 texts = await texts_once_committed(made, counts0["people"])
-                counts = {k: v - counts0[k] for k, v in readings(texts).items()}
+                counts = {k: v - counts0.get(k, 0.0) for k, v in readings(texts).items()}
                 decisions = minus(summed_histogram(texts), decisions0)
                 waits = minus(summed_histogram(texts, MOVE_WAIT_METRIC), waits0)
         recs = [r for t in ctxs for r in t.interactions]
@@ -830,6 +854,11 @@ async def run_bench(
             commit_p99_each_ms=[quantile(0.99, c) * 1000 for c in commits_each],
             global_limited_calls=sum(n for n in global_routes.values() if n > 0),
             global_calls_by_route={r: n for r, n in global_routes.items() if n > 0},
+            pictures_by_kind={
+                k.removeprefix("picture:"): int(n)
+                for k, n in counts.items()
+                if k.startswith("picture:") and n > 0
+            },
             global_budgets=len(d.fake.global_limit.windows) if d.fake.global_limit else 0,
             served_429_global=d.fake.served_429_by_scope["global"],
             served_429_route=d.fake.served_429_by_scope["route"],

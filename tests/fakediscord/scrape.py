@@ -60,6 +60,18 @@ def counter(text: str, name: str, **labels: str) -> float:
     return 0.0
 
 
+def counter_by(text: str, name: str, label: str) -> dict[str, float]:
+    """Counter ``name`` in a ``/metrics`` text by the values of its ``label`` (summed over
+    its other labels): ``counter_by(text, "batak_pictures_drawn", "kind")``."""
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name == name and family.type == "counter":
+            for s in family.samples:
+                if s.name == f"{name}_total" and label in s.labels:
+                    out[s.labels[label]] = out.get(s.labels[label], 0.0) + float(s.value)
+    return out
+
+
 def minus(after: Buckets, before: Buckets) -> Buckets:
     """What was observed between two readings of one histogram."""
     if not before:

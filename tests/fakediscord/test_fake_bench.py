@@ -8,7 +8,7 @@ import pytest
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
 from .bench import busy_loops, main
-from .scrape import combined, count, counter, histogram, minus, quantile
+from .scrape import combined, count, counter, counter_by, histogram, minus, quantile
 
 
 def test_bench_measures_latency_throughput_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,6 +54,10 @@ def test_bench_of_the_real_bot_counts_global_calls_and_start_to_picture(
     assert out["start_tables"] == 2
     assert 0 < out["start_to_picture_p50_ms"] <= out["start_to_picture_p95_ms"]
     assert out["start_to_picture_p95_ms"] <= out["start_to_picture_max_ms"] < 60_000
+    # the pictures the drawing worker drew meanwhile, by kind: at least each table's first
+    drawn = out["pictures_by_kind"]
+    assert set(drawn) <= {"table", "auction", "hand"}, drawn
+    assert drawn.get("table", 0) + drawn.get("auction", 0) >= 2, drawn
 
 
 def test_bench_with_computers_reports_their_decisions(
@@ -119,6 +123,9 @@ def test_labelled_metrics_are_read_together_or_by_label() -> None:
     assert counter(text, "batak_moves", actor="bot") == 2
     assert counter(text, "batak_moves", actor="timeout") == 0
     assert counter(text, "batak_absent") == 0
+    assert counter_by(text, "batak_moves", "actor") == {"player": 7, "bot": 2}
+    assert counter_by(text, "batak_moves", "level") == {}
+    assert counter_by(text, "batak_absent", "kind") == {}
 
 
 def test_busy_loops_spin_for_the_bench_and_stop_after_it() -> None:
