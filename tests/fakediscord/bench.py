@@ -386,10 +386,10 @@ class BenchResult:
     second per bot token, all processes together): every route but the interaction
     endpoints (callback, and the interaction token's webhook routes)."""
     global_calls_by_route: dict[str, int] = field(default_factory=dict)
+    """Those by route (``PATCH /channels/{id}/messages/{id}``)."""
     pictures_by_kind: dict[str, int] = field(default_factory=dict)
     """Pictures the drawing worker drew while the measured tables played, by kind
     (``batak_pictures_drawn``; pictures taken from those drawn lately are not counted)."""
-    """Those by route (``PATCH /channels/{id}/messages/{id}``)."""
     global_budgets: int = 0
     """Global budgets the run drew on: 1 when every process uses the one bot token."""
     served_429_global: int = 0
