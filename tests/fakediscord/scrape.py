@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
+from prometheus_client.samples import Sample
 
 # (upper bound "le", observations at or below it): cumulative, by rising bound, +Inf last
 Buckets = list[tuple[float, float]]
@@ -31,44 +32,46 @@ async def scrape(port: int, timeout: float = 10.0) -> str:
         return await response.text()
 
 
+def _samples(text: str, name: str, kind: str, suffix: str) -> list[Sample]:
+    """The samples ``name + suffix`` (``_bucket``, ``_total``) of the metric ``name`` of type
+    ``kind`` in a ``/metrics`` text; empty when it is not there."""
+    for family in text_string_to_metric_families(text):
+        if family.name == name and family.type == kind:
+            return [s for s in family.samples if s.name == name + suffix]
+    return []
+
+
 def histogram(text: str, name: str) -> Buckets:
     """The buckets of histogram ``name`` in a ``/metrics`` text, all its labels together
     (a histogram by level: every level's observations); empty when it is not there."""
-    for family in text_string_to_metric_families(text):
-        if family.name == name and family.type == "histogram":
-            total: dict[float, float] = {}
-            for s in family.samples:
-                if s.name == f"{name}_bucket":
-                    le = float(s.labels["le"])
-                    total[le] = total.get(le, 0.0) + float(s.value)
-            return sorted(total.items())
-    return []
+    total: dict[float, float] = {}
+    for s in _samples(text, name, "histogram", "_bucket"):
+        le = float(s.labels["le"])
+        total[le] = total.get(le, 0.0) + float(s.value)
+    return sorted(total.items())
 
 
 def counter(text: str, name: str, **labels: str) -> float:
     """The value of counter ``name`` in a ``/metrics`` text, summed over the samples whose
     labels include ``labels`` (none given: all of them); 0.0 when it is not there.
     ``counter(text, "batak_moves", actor="bot")``: the moves computers made."""
-    for family in text_string_to_metric_families(text):
-        if family.name == name and family.type == "counter":
-            return sum(
-                float(s.value)
-                for s in family.samples
-                if s.name == f"{name}_total"
-                and all(s.labels.get(k) == v for k, v in labels.items())
-            )
-    return 0.0
+    return sum(
+        (
+            float(s.value)
+            for s in _samples(text, name, "counter", "_total")
+            if all(s.labels.get(k) == v for k, v in labels.items())
+        ),
+        0.0,
+    )
 
 
 def counter_by(text: str, name: str, label: str) -> dict[str, float]:
     """Counter ``name`` in a ``/metrics`` text by the values of its ``label`` (summed over
     its other labels): ``counter_by(text, "batak_pictures_drawn", "kind")``."""
     out: dict[str, float] = {}
-    for family in text_string_to_metric_families(text):
-        if family.name == name and family.type == "counter":
-            for s in family.samples:
-                if s.name == f"{name}_total" and label in s.labels:
-                    out[s.labels[label]] = out.get(s.labels[label], 0.0) + float(s.value)
+    for s in _samples(text, name, "counter", "_total"):
+        if label in s.labels:
+            out[s.labels[label]] = out.get(s.labels[label], 0.0) + float(s.value)
     return out
 
 
